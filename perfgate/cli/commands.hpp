@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// The `perfgate` subcommands. Each registers its options on the app and returns the action
+// that runs once parsing succeeded; actions return the process exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfgate::cli {
+
+using action = std::function<int()>;
+
+action add_predict_command(CLI::App& app, const std::vector<std::string>& argv);
+action add_devices_command(CLI::App& app);
+
+/// Print to stdout, or write atomically to `output` when it is not empty.
+void emit(const std::string& text, const std::string& output);
+
+} // namespace perfgate::cli

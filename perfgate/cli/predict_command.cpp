@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// perfgate predict --profile FILE [--kernel REGEX] --device ID|FILE... [--format F] [-o FILE]
+#include "commands.hpp"
+
+#include <perfgate/device.hpp>
+#include <perfgate/import.hpp>
+#include <perfgate/report.hpp>
+
+#include <memory>
+
+namespace perfgate::cli {
+
+action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) {
+  struct options {
+    std::string profile_file;
+    std::string kernel_regex;
+    std::vector<std::string> devices;
+    std::string format = "text";
+    std::string output;
+  };
+  auto opt = std::make_shared<options>();
+  auto* cmd = app.add_subcommand(
+      "predict", "Predict the performance bound of every kernel of a profile on each device");
+  cmd->add_option("--profile", opt->profile_file,
+                  "Profile to read: nvprof CSV, Nsight Compute CSV (raw or details page) or "
+                  "perfgate-profile/1 JSON; the format is detected from the content")
+      ->required();
+  cmd->add_option("--kernel", opt->kernel_regex,
+                  "Only kernels whose full name matches this regular expression (ECMAScript, "
+                  "matched anywhere in the name)");
+  cmd->add_option("--device", opt->devices,
+                  "Device to predict for: a built-in id (`perfgate devices`) or a "
+                  "perfgate-device/1 file; repeat for several")
+      ->required();
+  cmd->add_option("--format", opt->format, "Output format: text, json (perfgate-report/1) or md")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", opt->output, "Write to this file (atomically) instead of stdout");
+  return [opt, argv]() {
+    const report_format format = parse_report_format(opt->format);
+    std::vector<device> devices;
+    for (const auto& d : opt->devices) {
+      devices.push_back(resolve_device(d));
+    }
+    const profile p = import_profile(opt->profile_file);
+    report r = predict_report(p, devices, opt->kernel_regex);
+    r.meta = make_report_meta("predict", argv);
+    emit(render_report(r, format), opt->output);
+    return 0;
+  };
+}
+
+} // namespace perfgate::cli

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// A device: the peak rates of one GPU or CPU (`perfgate-device/1`), from the built-in
+/// database (datasheets or published micro-benchmarks) or from a file `perfgate calibrate`
+/// wrote. Rates are in units of 1e9 per second.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// The peaks the models need (MODEL.md section 3, device parameters).
+struct device_peaks {
+  double fp32_gflops = 0;  ///< T_SP, an FMA counted as 2 flops
+  double fp64_gflops = 0;  ///< T_DP, an FMA counted as 2 flops
+  double int_mad_gops = 0; ///< T_int, a 32-bit integer MAD counted as 2 ops
+  double int_add_gops = 0; ///< T_add, a 32-bit integer add counted as 1 op
+  double ldst_ginst = 0;   ///< T_ldst, shared-memory load/store thread instructions per second
+  double dram_gbs = 0;     ///< B_mem, DRAM bandwidth in 1e9 bytes per second
+};
+
+struct device {
+  std::string id;     ///< short, lower-case, used on the command line ("h100-sxm")
+  std::string name;   ///< marketing name ("NVIDIA H100 SXM5 80GB")
+  std::string vendor; ///< "nvidia", "amd", "intel", "arm"
+  std::string kind;   ///< "gpu" or "cpu"
+  int warp_size = 32; ///< 32 on NVIDIA, 64 for an AMD wavefront, 1 for a CPU
+  std::string source; ///< "measured" or "datasheet"
+  device_peaks peaks;
+  std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
+  std::string provenance_how; ///< how the numbers were obtained, with a citation
+  std::string provenance_date;
+  std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from
+  std::string origin;         ///< "built-in" or the file it was read from
+};
+
+/// Parse and validate `perfgate-device/1` JSON text: the schema tag, id, name, a known vendor
+/// and kind, a positive warp size, and every required peak present, numeric and positive.
+/// Throws input_error naming `file` and the offending key.
+[[nodiscard]] device device_from_json(std::string_view text, const std::string& file);
+
+/// Serialise to `perfgate-device/1` JSON text.
+[[nodiscard]] std::string device_to_json(const device& d);
+
+/// Read and validate a device file.
+[[nodiscard]] device load_device_file(const std::filesystem::path& file);
+
+/// The built-in database, sorted by id. Embedded in the binary at build time.
+[[nodiscard]] const std::vector<device>& builtin_devices();
+
+/// A device by built-in id, or by file path when the argument names an existing file or ends in
+/// `.json`. Throws usage_error for an unknown id (listing the ids that exist).
+[[nodiscard]] device resolve_device(std::string_view id_or_file);
+
+} // namespace perfgate

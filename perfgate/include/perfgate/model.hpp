@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The models as pure functions: Profile x Device -> Prediction, every intermediate value kept
+/// (MODEL.md). Two kernel models:
+///  - quantitative (Konstantinidis 2017): counters from a black-box profile give the kernel's
+///    instruction mix, which lowers the compute roof per device (T'_op = E_mix E_instr T_op);
+///  - roofline (Williams et al. 2009): declared work only, no instruction-mix terms.
+/// Units: operations and bytes as counts, rates in 1e9 per second, times in seconds.
+#pragma once
+
+#include <perfgate/device.hpp>
+#include <perfgate/profile.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace perfgate {
+
+enum class kernel_type { fp32, fp64, integer };
+enum class bound_class { memory, compute };
+enum class model_kind { quantitative, roofline };
+
+[[nodiscard]] std::string_view to_string(kernel_type t);  ///< "fp32", "fp64", "int"
+[[nodiscard]] std::string_view to_string(bound_class b);  ///< "memory", "compute"
+[[nodiscard]] std::string_view to_string(model_kind m);   ///< "quantitative", "roofline"
+
+/// The model's counter inputs (MODEL.md symbols). Instruction counts are thread-level except
+/// M_inst (warp-level); traffic in bytes.
+struct model_counters {
+  double M_fma32 = 0, M_fma64 = 0, M_ldst = 0, M_inst = 0;
+  double M_fp32 = 0, M_fp64 = 0, M_int = 0;
+  double dram_read_bytes = 0, dram_write_bytes = 0;
+  int warp_size = 32; ///< of the GPU the profile was taken on (64 for an AMD wavefront)
+};
+
+/// Kernel parameters derived from a profile; device independent.
+struct kernel_params {
+  model_kind model = model_kind::quantitative;
+  kernel_type K_type = kernel_type::fp32;
+  double W_comp = 0; ///< operations (flops or integer ops)
+  double W_traf = 0; ///< DRAM bytes
+  double O_krn = 0;  ///< W_comp / W_traf, operations per byte
+  // Instruction mix: quantitative model only.
+  std::optional<double> E_mix, D_ops, D_ldst, D_other;
+  std::optional<double> I_ops, I_total;
+};
+
+/// The prediction for one kernel on one device.
+struct prediction {
+  std::string device; ///< device id
+  double T_op = 0;    ///< peak of the kernel's type on this device (1e9 op/s)
+  // Instruction costs: quantitative model only.
+  std::optional<double> W_op, W_ldst, W_other, C_op, C_ldst, C_other, E_instr;
+  double T_op_adj = 0; ///< T'_op, the adjusted compute roof (1e9 op/s)
+  double B_mem = 0;    ///< the device's DRAM bandwidth used (1e9 B/s)
+  double O_dev = 0;    ///< T'_op / B_mem, the ridge point for this kernel (op/B)
+  bound_class bound = bound_class::memory;
+  double T_pred = 0;           ///< attainable performance (1e9 op/s)
+  double predicted_time_s = 0; ///< W_comp / T_pred: a lower bound on time
+};
+
+/// Parameters of the quantitative model from counters (MODEL.md 3, "Derived kernel parameters").
+/// Throws input_error when the counts are inconsistent (no instructions, no traffic, no work).
+[[nodiscard]] kernel_params derive_kernel_params(const model_counters& m);
+
+/// Parameters of the plain roofline from declared work. The type follows the same precedence
+/// (fp64 if any fp64 work, else fp32, else int) and W_comp is that type's work.
+[[nodiscard]] kernel_params declared_kernel_params(const declared_work& w);
+
+/// The kernel's parameters from a profile entry: declared work when present, else counters.
+/// Throws input_error naming `p.source_file`, the kernel and every missing counter by the
+/// profile's own (native) metric name.
+[[nodiscard]] kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k);
+
+/// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model).
+[[nodiscard]] prediction predict(const kernel_params& k, const device& d);
+
+/// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
+[[nodiscard]] double prediction_error(double predicted_s, double measured_s);
+
+/// Utilization factor E_util = t_meas(ref) / t_pred(ref) (>= 1 for a kernel that respects its
+/// bound). Multiplying another device's predicted time by it improves average accuracy, but the
+/// result is then an estimate, no longer a bound.
+[[nodiscard]] double utilization_factor(double measured_ref_s, double predicted_ref_s);
+
+} // namespace perfgate

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// A profile: what a profiler (or a benchmark's declared work) says about each kernel,
+/// independent of the tool it came from. Counters are stored under canonical names
+/// (namespace `perfgate::counter`), summed over every invocation of the kernel.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// Canonical counter names: the quantitative model's inputs (MODEL.md section 3). Instruction
+/// counts are thread-level unless named `warp_`; traffic is in bytes.
+namespace counter {
+inline constexpr std::string_view inst_fp32 = "inst_fp32";         ///< M_fp32 (FMA included)
+inline constexpr std::string_view inst_fp32_fma = "inst_fp32_fma"; ///< M_fma32
+inline constexpr std::string_view inst_fp64 = "inst_fp64";         ///< M_fp64 (FMA included)
+inline constexpr std::string_view inst_fp64_fma = "inst_fp64_fma"; ///< M_fma64
+inline constexpr std::string_view inst_integer = "inst_integer";   ///< M_int
+inline constexpr std::string_view inst_ldst = "inst_ldst";         ///< M_ldst
+inline constexpr std::string_view warp_inst_executed = "warp_inst_executed"; ///< M_inst
+inline constexpr std::string_view dram_read_bytes = "dram_read_bytes";   ///< 32 x M_tran_r
+inline constexpr std::string_view dram_write_bytes = "dram_write_bytes"; ///< 32 x M_tran_w
+
+/// Every counter the quantitative model needs, in the order error messages list them.
+inline constexpr std::array<std::string_view, 9> model_inputs = {
+    inst_fp32,    inst_fp32_fma,      inst_fp64,       inst_fp64_fma,   inst_integer,
+    inst_ldst,    warp_inst_executed, dram_read_bytes, dram_write_bytes};
+} // namespace counter
+
+/// Grid and block dimensions of a launch.
+struct launch_config {
+  std::array<std::uint64_t, 3> grid{1, 1, 1};
+  std::array<std::uint64_t, 3> block{1, 1, 1};
+};
+
+/// Statistics over the measured durations of one kernel's invocations (seconds).
+struct duration_stats {
+  std::uint64_t samples = 0; ///< number of timed invocations
+  double total_s = 0;        ///< sum over the timed invocations
+  double mean_s = 0;
+  double median_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+  double stddev_s = 0; ///< sample standard deviation (0 for one sample)
+
+  /// Statistics of a non-empty list of per-invocation durations in seconds.
+  [[nodiscard]] static duration_stats from_samples(std::vector<double> samples_s);
+};
+
+/// Work a benchmark declares instead of counters (Google Benchmark counters `perfgate_*`),
+/// summed over the invocations. It drives the plain roofline: no instruction-mix terms.
+struct declared_work {
+  double fp32_flops = 0;
+  double fp64_flops = 0;
+  double int_ops = 0;
+  double bytes = 0;
+};
+
+/// One kernel (all invocations of one kernel name, aggregated).
+struct kernel_profile {
+  std::string name; ///< full name as the tool printed it (signature, templates, commas kept)
+  std::uint64_t invocations = 1;
+  std::map<std::string, double, std::less<>> counters; ///< canonical name -> total
+  std::optional<launch_config> launch;    ///< of the first invocation, when known
+  std::optional<duration_stats> duration; ///< measured times, when known
+  std::optional<declared_work> work;      ///< declared work, when the source declares it
+
+  [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
+};
+
+/// A whole profile: where it came from and its kernels in the order they first appeared.
+struct profile {
+  std::string format;      ///< "nvprof-csv", "ncu-csv-raw", "ncu-csv", "perfgate-profile/1"
+  std::string source_file; ///< the file it was read from (empty when built in memory)
+  std::string device_name; ///< the GPU the profile was taken on, as the tool named it
+  int warp_size = 32;      ///< of that GPU: 32 on NVIDIA, 64 for an AMD wavefront
+  /// The tool's own name(s) for each canonical counter, so errors speak the file's language.
+  std::map<std::string, std::string, std::less<>> native_counter_names;
+  std::vector<kernel_profile> kernels;
+
+  /// The tool's name for a canonical counter (the canonical name when the tool has none).
+  [[nodiscard]] std::string native_name(std::string_view canonical) const;
+};
+
+/// Serialise to `perfgate-profile/1` JSON text.
+[[nodiscard]] std::string profile_to_json(const profile& p);
+/// Parse `perfgate-profile/1` JSON text; `file` names the source in error messages.
+[[nodiscard]] profile profile_from_json(std::string_view text, const std::string& file);
+
+} // namespace perfgate

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// A report (`perfgate-report/1`): for each kernel its parameters, its measurement, a
+/// prediction per device and a verdict. Reports only carry values the models computed; the
+/// writers never compute model values themselves.
+#pragma once
+
+#include <perfgate/model.hpp>
+#include <perfgate/profile.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// A kernel's measured time (all invocations modelled together).
+struct measurement {
+  double time_s = 0; ///< total over the invocations
+  duration_stats stats;
+};
+
+enum class verdict_status { pass, fail, warn, skip };
+[[nodiscard]] std::string_view to_string(verdict_status s); ///< "pass", "fail", "warn", "skip"
+
+struct verdict {
+  verdict_status status = verdict_status::skip;
+  std::vector<std::string> reasons;
+  std::optional<double> efficiency; ///< bound time / measured time on the local device, 0..1
+};
+
+struct kernel_report {
+  std::string name;
+  std::uint64_t invocations = 1;
+  kernel_params params;
+  std::optional<measurement> measured;
+  std::vector<prediction> predictions; ///< one per device, in the order the devices were given
+  verdict result;
+};
+
+/// Where the report came from (the `meta` block).
+struct report_meta {
+  std::string perfgate_version;
+  std::string command; ///< "predict", "run", ...
+  std::vector<std::string> argv;
+  std::string timestamp; ///< UTC, ISO 8601
+  std::string host;
+};
+
+struct report {
+  report_meta meta;
+  std::string profile_file;
+  std::string profile_format;
+  std::string profile_device; ///< the GPU the profile was taken on
+  int profile_warp_size = 32;
+  std::vector<device> devices; ///< the devices predicted for, in order
+  std::vector<kernel_report> kernels;
+};
+
+/// Kernels whose full name matches `kernel_regex` (ECMAScript, search anywhere in the name),
+/// predicted on every device, with a `skip` verdict ("prediction only"). Throws input_error for
+/// a kernel that lacks model inputs, and usage_error when the regex selects no kernel.
+[[nodiscard]] report predict_report(const profile& p, const std::vector<device>& devices,
+                                    const std::string& kernel_regex = "");
+
+/// A `meta` block for this process: version, command, argv, current UTC time and host name.
+[[nodiscard]] report_meta make_report_meta(std::string command, std::vector<std::string> argv);
+
+/// Output formats of a report.
+enum class report_format { text, json, markdown };
+/// "text", "json", "md" (or "markdown"); throws usage_error listing the valid names otherwise.
+[[nodiscard]] report_format parse_report_format(std::string_view name);
+
+[[nodiscard]] std::string report_to_json(const report& r);     ///< `perfgate-report/1`
+[[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
+[[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
+[[nodiscard]] std::string render_report(const report& r, report_format f);
+
+} // namespace perfgate

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/version.hpp>
+
+#include "embedded_file.hpp"
+#include "json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::array<std::string_view, 4> known_vendors = {"nvidia", "amd", "intel", "arm"};
+constexpr std::array<std::string_view, 2> known_kinds = {"gpu", "cpu"};
+constexpr std::array<std::string_view, 2> known_sources = {"measured", "datasheet"};
+
+template <std::size_t N>
+std::string one_of(const std::array<std::string_view, N>& names) {
+  std::string s;
+  for (auto n : names) {
+    s += (s.empty() ? "" : ", ") + std::string(n);
+  }
+  return s;
+}
+
+template <std::size_t N>
+std::string checked_choice(const detail::json_fields& f, std::string_view key,
+                           const std::array<std::string_view, N>& allowed) {
+  std::string v = f.string(key);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    f.fail(key, "unknown value \"" + v + "\", expected one of: " + one_of(allowed));
+  }
+  return v;
+}
+} // namespace
+
+device device_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  const std::string schema = root.string("schema");
+  if (schema != device_schema) {
+    root.fail("schema", "expected \"" + std::string(device_schema) + "\", found \"" + schema + "\"");
+  }
+  device d;
+  d.id = root.string("id");
+  if (d.id.empty() || d.id.find_first_of(" \t/\\") != std::string::npos) {
+    root.fail("id", "expected a non-empty id without spaces or slashes");
+  }
+  d.name = root.string("name");
+  d.vendor = checked_choice(root, "vendor", known_vendors);
+  d.kind = root.has("kind") ? checked_choice(root, "kind", known_kinds) : std::string("gpu");
+  d.source = checked_choice(root, "source", known_sources);
+  const auto warp = root.count("warp_size");
+  if (warp == 0 || warp > 1024) {
+    root.fail("warp_size", "expected a warp size between 1 and 1024");
+  }
+  d.warp_size = static_cast<int>(warp);
+
+  const auto peaks = root.object("peaks");
+  d.peaks.fp32_gflops = peaks.positive("fp32_gflops");
+  d.peaks.fp64_gflops = peaks.positive("fp64_gflops");
+  d.peaks.int_mad_gops = peaks.positive("int_mad_gops");
+  d.peaks.int_add_gops = peaks.positive("int_add_gops");
+  d.peaks.ldst_ginst = peaks.positive("ldst_ginst");
+  d.peaks.dram_gbs = peaks.positive("dram_gbs");
+  for (const auto& [key, value] : peaks.raw().items()) {
+    static constexpr std::array<std::string_view, 6> required = {
+        "fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst", "dram_gbs"};
+    if (std::find(required.begin(), required.end(), key) == required.end()) {
+      d.extra_peaks[key] = peaks.positive(key);
+    }
+  }
+  if (root.has("provenance")) {
+    const auto prov = root.object("provenance");
+    d.provenance_how = prov.string_or("how", "");
+    d.provenance_date = prov.string_or("date", "");
+    if (prov.has("citations")) {
+      const auto cites = prov.object("citations");
+      for (const auto& [key, value] : cites.raw().items()) {
+        d.citations[key] = cites.string(key);
+      }
+    }
+  }
+  d.origin = file;
+  return d;
+}
+
+std::string device_to_json(const device& d) {
+  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops}, {"fp64_gflops", d.peaks.fp64_gflops},
+                {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
+                {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
+  for (const auto& [k, v] : d.extra_peaks) {
+    peaks[k] = v;
+  }
+  json j = {{"schema", device_schema}, {"id", d.id},         {"name", d.name},
+            {"vendor", d.vendor},      {"kind", d.kind},     {"warp_size", d.warp_size},
+            {"source", d.source},      {"peaks", peaks}};
+  json prov = {{"how", d.provenance_how}};
+  if (!d.provenance_date.empty()) {
+    prov["date"] = d.provenance_date;
+  }
+  if (!d.citations.empty()) {
+    prov["citations"] = d.citations;
+  }
+  j["provenance"] = std::move(prov);
+  return j.dump(2) + "\n";
+}
+
+device load_device_file(const std::filesystem::path& file) {
+  return device_from_json(read_text_file(file), file.string());
+}
+
+const std::vector<device>& builtin_devices() {
+  static const std::vector<device> devices = [] {
+    std::vector<device> all;
+    for (const auto& f : detail::builtin_device_files()) {
+      device d = device_from_json(f.text, "built-in devices/" + std::string(f.name));
+      d.origin = "built-in";
+      all.push_back(std::move(d));
+    }
+    std::sort(all.begin(), all.end(), [](const device& a, const device& b) { return a.id < b.id; });
+    return all;
+  }();
+  return devices;
+}
+
+device resolve_device(std::string_view id_or_file) {
+  const std::string arg(id_or_file);
+  std::error_code ec;
+  if (std::filesystem::exists(arg, ec) || arg.ends_with(".json") ||
+      arg.find('/') != std::string::npos) {
+    return load_device_file(arg);
+  }
+  for (const auto& d : builtin_devices()) {
+    if (d.id == arg) {
+      return d;
+    }
+  }
+  std::string ids;
+  for (const auto& d : builtin_devices()) {
+    ids += (ids.empty() ? "" : ", ") + d.id;
+  }
+  throw usage_error("unknown device '" + arg + "': not a file and not a built-in id (" + ids +
+                    "); `perfgate devices` lists them");
+}
+
+} // namespace perfgate

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "json_fields.hpp"
+
+#include <cmath>
+
+namespace perfgate::detail {
+
+json_fields::json_fields(const nlohmann::json& object, std::string file, std::string path)
+    : m_object(object), m_file(std::move(file)), m_path(std::move(path)) {
+  if (!m_object.is_object()) {
+    throw input_error(m_file, m_path.empty() ? "" : "key '" + m_path + "'",
+                      "expected a JSON object, found " + std::string(m_object.type_name()));
+  }
+}
+
+nlohmann::json json_fields::parse(std::string_view text, const std::string& file) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+    throw input_error(file, "", "the file is empty, expected a JSON object");
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // Count the line of the byte where parsing stopped.
+    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
+    std::size_t line = 1;
+    for (std::size_t i = 0; i < at; ++i) {
+      line += text[i] == '\n' ? 1 : 0;
+    }
+    std::string what = e.what();
+    if (const auto pos = what.find("syntax error"); pos != std::string::npos) {
+      what = what.substr(pos);
+    }
+    throw input_error(file, std::to_string(line), "invalid JSON: " + what);
+  }
+}
+
+std::string json_fields::key_path(std::string_view key) const {
+  return m_path.empty() ? std::string(key) : m_path + "." + std::string(key);
+}
+
+void json_fields::fail(std::string_view key, const std::string& what) const {
+  throw input_error(m_file, "key '" + key_path(key) + "'", what);
+}
+
+bool json_fields::has(std::string_view key) const {
+  return m_object.contains(key) && !m_object.at(std::string(key)).is_null();
+}
+
+const nlohmann::json& json_fields::at(std::string_view key) const {
+  if (!has(key)) {
+    fail(key, "missing");
+  }
+  return m_object.at(std::string(key));
+}
+
+std::string json_fields::string(std::string_view key) const {
+  const auto& v = at(key);
+  if (!v.is_string()) {
+    fail(key, "expected a string, found " + std::string(v.type_name()));
+  }
+  return v.get<std::string>();
+}
+
+std::string json_fields::string_or(std::string_view key, std::string fallback) const {
+  return has(key) ? string(key) : std::move(fallback);
+}
+
+double json_fields::number(std::string_view key) const {
+  const auto& v = at(key);
+  if (!v.is_number()) {
+    fail(key, "expected a number, found " + std::string(v.type_name()) + " " + v.dump());
+  }
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) {
+    fail(key, "expected a finite number");
+  }
+  return d;
+}
+
+double json_fields::positive(std::string_view key) const {
+  const double d = number(key);
+  if (!(d > 0)) {
+    fail(key, "expected a number > 0, found " + at(key).dump());
+  }
+  return d;
+}
+
+double json_fields::non_negative(std::string_view key) const {
+  const double d = number(key);
+  if (d < 0) {
+    fail(key, "expected a number >= 0, found " + at(key).dump());
+  }
+  return d;
+}
+
+std::uint64_t json_fields::count(std::string_view key) const {
+  const auto& v = at(key);
+  if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)) {
+    fail(key, "expected an integer >= 0, found " + v.dump());
+  }
+  return v.get<std::uint64_t>();
+}
+
+json_fields json_fields::object(std::string_view key) const {
+  return json_fields(at(key), m_file, key_path(key));
+}
+
+const nlohmann::json& json_fields::array(std::string_view key) const {
+  const auto& v = at(key);
+  if (!v.is_array()) {
+    fail(key, "expected an array, found " + std::string(v.type_name()));
+  }
+  return v;
+}
+
+json_fields json_fields::element(const nlohmann::json& item, std::size_t index,
+                                 std::string_view array_key) const {
+  return json_fields(item, m_file, key_path(array_key) + "[" + std::to_string(index) + "]");
+}
+
+} // namespace perfgate::detail

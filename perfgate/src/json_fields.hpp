@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// Typed access to JSON fields that throws input_error naming the file and the key path
+// ("kernels[2].counters.inst_fp32"), so every reader reports bad input the same way.
+#pragma once
+
+#include <perfgate/error.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace perfgate::detail {
+
+class json_fields {
+public:
+  json_fields(const nlohmann::json& object, std::string file, std::string path);
+
+  /// Parse text as a JSON object; syntax errors name the line and column.
+  static nlohmann::json parse(std::string_view text, const std::string& file);
+
+  [[nodiscard]] bool has(std::string_view key) const;
+  [[nodiscard]] std::string string(std::string_view key) const;
+  [[nodiscard]] std::string string_or(std::string_view key, std::string fallback) const;
+  [[nodiscard]] double number(std::string_view key) const;
+  [[nodiscard]] double positive(std::string_view key) const; ///< finite and > 0
+  [[nodiscard]] double non_negative(std::string_view key) const;
+  [[nodiscard]] std::uint64_t count(std::string_view key) const; ///< an integer >= 0
+  [[nodiscard]] json_fields object(std::string_view key) const;
+  [[nodiscard]] const nlohmann::json& array(std::string_view key) const;
+  [[nodiscard]] json_fields element(const nlohmann::json& item, std::size_t index,
+                                    std::string_view array_key) const;
+  [[nodiscard]] const nlohmann::json& raw() const { return m_object; }
+  [[nodiscard]] std::string key_path(std::string_view key) const;
+
+  [[noreturn]] void fail(std::string_view key, const std::string& what) const;
+
+private:
+  const nlohmann::json& at(std::string_view key) const;
+  const nlohmann::json& m_object;
+  std::string m_file;
+  std::string m_path;
+};
+
+} // namespace perfgate::detail

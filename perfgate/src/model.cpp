@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/model.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace perfgate {
+
+std::string_view to_string(kernel_type t) {
+  switch (t) {
+  case kernel_type::fp32: return "fp32";
+  case kernel_type::fp64: return "fp64";
+  case kernel_type::integer: return "int";
+  }
+  return "?";
+}
+
+std::string_view to_string(bound_class b) {
+  return b == bound_class::memory ? "memory" : "compute";
+}
+
+std::string_view to_string(model_kind m) {
+  return m == model_kind::quantitative ? "quantitative" : "roofline";
+}
+
+namespace {
+// Counters are non-negative totals; a negative or non-finite one means a broken import.
+void check_count(double v, std::string_view what) {
+  if (!std::isfinite(v) || v < 0) {
+    std::ostringstream s;
+    s << "counter " << what << " is " << v << ", expected a finite count >= 0";
+    throw input_error("<profile>", "", s.str());
+  }
+}
+} // namespace
+
+kernel_params derive_kernel_params(const model_counters& m) {
+  const std::pair<double, std::string_view> counts[] = {
+      {m.M_fma32, "M_fma32"}, {m.M_fma64, "M_fma64"}, {m.M_ldst, "M_ldst"},
+      {m.M_inst, "M_inst"},   {m.M_fp32, "M_fp32"},   {m.M_fp64, "M_fp64"},
+      {m.M_int, "M_int"},     {m.dram_read_bytes, "dram_read_bytes"},
+      {m.dram_write_bytes, "dram_write_bytes"}};
+  for (const auto& [v, name] : counts) {
+    check_count(v, name);
+  }
+  if (m.warp_size <= 0) {
+    throw input_error("<profile>", "", "warp size must be positive");
+  }
+
+  kernel_params k;
+  k.model = model_kind::quantitative;
+  double ops = 0; // I_ops: thread-level instructions of the kernel's type
+  double fma = 0;
+  if (m.M_fp64 > 0) {
+    k.K_type = kernel_type::fp64;
+    ops = m.M_fp64;
+    fma = m.M_fma64;
+  } else if (m.M_fp32 > 0) {
+    k.K_type = kernel_type::fp32;
+    ops = m.M_fp32;
+    fma = m.M_fma32;
+  } else {
+    k.K_type = kernel_type::integer;
+    ops = m.M_int;
+  }
+  // An FMA instruction does 2 operations, every other instruction 1.
+  k.W_comp = k.K_type == kernel_type::integer ? ops : ops + fma;
+  k.W_traf = m.dram_read_bytes + m.dram_write_bytes;
+  k.E_mix = k.K_type == kernel_type::integer ? 0.5 : (ops + fma) / (2 * ops);
+  k.I_ops = ops;
+  k.I_total = static_cast<double>(m.warp_size) * m.M_inst;
+
+  if (k.W_comp <= 0) {
+    throw input_error("<profile>", "", "the kernel executes no operations of its type");
+  }
+  if (k.W_traf <= 0) {
+    throw input_error("<profile>", "", "the kernel moves no DRAM bytes; its intensity is undefined");
+  }
+  if (*k.I_total <= 0) {
+    throw input_error("<profile>", "", "the kernel executes no instructions (M_inst is 0)");
+  }
+  k.D_ops = ops / *k.I_total;
+  k.D_ldst = m.M_ldst / *k.I_total;
+  k.D_other = 1.0 - *k.D_ops - *k.D_ldst;
+  if (*k.D_other < -1e-9) {
+    std::ostringstream s;
+    s << "instruction mix is inconsistent: D_ops + D_ldst = " << (*k.D_ops + *k.D_ldst)
+      << " > 1 (thread-level counts exceed warp size x warp-level instructions; is the warp size "
+      << m.warp_size << " right?)";
+    throw input_error("<profile>", "", s.str());
+  }
+  if (*k.D_other < 0) {
+    k.D_other = 0.0;
+  }
+  k.O_krn = k.W_comp / k.W_traf;
+  return k;
+}
+
+kernel_params declared_kernel_params(const declared_work& w) {
+  for (double v : {w.fp32_flops, w.fp64_flops, w.int_ops, w.bytes}) {
+    if (!std::isfinite(v) || v < 0) {
+      throw input_error("<profile>", "", "declared work must be finite and >= 0");
+    }
+  }
+  kernel_params k;
+  k.model = model_kind::roofline;
+  if (w.fp64_flops > 0) {
+    k.K_type = kernel_type::fp64;
+    k.W_comp = w.fp64_flops;
+  } else if (w.fp32_flops > 0) {
+    k.K_type = kernel_type::fp32;
+    k.W_comp = w.fp32_flops;
+  } else {
+    k.K_type = kernel_type::integer;
+    k.W_comp = w.int_ops;
+  }
+  if (k.W_comp <= 0) {
+    throw input_error("<profile>", "", "declared work has no operations");
+  }
+  if (w.bytes <= 0) {
+    throw input_error("<profile>", "", "declared work has no bytes; its intensity is undefined");
+  }
+  k.W_traf = w.bytes;
+  k.O_krn = k.W_comp / k.W_traf;
+  return k;
+}
+
+kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k) {
+  const std::string file = p.source_file.empty() ? "<profile>" : p.source_file;
+  const std::string where = "kernel '" + k.name + "'";
+  try {
+    if (k.work) {
+      return declared_kernel_params(*k.work);
+    }
+    std::string missing;
+    for (auto name : counter::model_inputs) {
+      if (!k.counter(name)) {
+        missing += (missing.empty() ? "" : ", ") + p.native_name(name);
+      }
+    }
+    if (!missing.empty()) {
+      throw input_error(file, where,
+                        "lacks metrics the quantitative model needs: " + missing);
+    }
+    model_counters m;
+    m.M_fp32 = *k.counter(counter::inst_fp32);
+    m.M_fma32 = *k.counter(counter::inst_fp32_fma);
+    m.M_fp64 = *k.counter(counter::inst_fp64);
+    m.M_fma64 = *k.counter(counter::inst_fp64_fma);
+    m.M_int = *k.counter(counter::inst_integer);
+    m.M_ldst = *k.counter(counter::inst_ldst);
+    m.M_inst = *k.counter(counter::warp_inst_executed);
+    m.dram_read_bytes = *k.counter(counter::dram_read_bytes);
+    m.dram_write_bytes = *k.counter(counter::dram_write_bytes);
+    m.warp_size = p.warp_size;
+    return derive_kernel_params(m);
+  } catch (const input_error& e) {
+    if (e.file() != "<profile>") {
+      throw;
+    }
+    // Re-anchor model errors on the profile file and kernel they came from.
+    const std::string what = std::string(e.what()).substr(std::string("<profile>: ").size());
+    throw input_error(file, where, what);
+  }
+}
+
+prediction predict(const kernel_params& k, const device& d) {
+  prediction p;
+  p.device = d.id;
+  const device_peaks& peak = d.peaks;
+  switch (k.K_type) {
+  case kernel_type::fp32: p.T_op = peak.fp32_gflops; break;
+  case kernel_type::fp64: p.T_op = peak.fp64_gflops; break;
+  case kernel_type::integer: p.T_op = peak.int_mad_gops; break;
+  }
+  p.B_mem = peak.dram_gbs;
+  if (k.model == model_kind::quantitative) {
+    // Costs relative to an FMA thread-instruction: T_SP/2 of them issue per second.
+    p.W_op = peak.fp32_gflops / p.T_op;
+    p.W_ldst = (peak.fp32_gflops / 2) / peak.ldst_ginst;
+    p.W_other = (peak.fp32_gflops / 2) / peak.int_add_gops;
+    p.C_op = *k.D_ops * *p.W_op;
+    p.C_ldst = *k.D_ldst * *p.W_ldst;
+    p.C_other = *k.D_other * *p.W_other;
+    p.E_instr = *p.C_op / (*p.C_op + *p.C_ldst + *p.C_other);
+    p.T_op_adj = *k.E_mix * *p.E_instr * p.T_op;
+  } else {
+    p.T_op_adj = p.T_op;
+  }
+  p.O_dev = p.T_op_adj / p.B_mem;
+  if (k.O_krn > p.O_dev) {
+    p.bound = bound_class::compute;
+    p.T_pred = p.T_op_adj;
+  } else {
+    p.bound = bound_class::memory;
+    p.T_pred = k.O_krn * p.B_mem;
+  }
+  p.predicted_time_s = k.W_comp / (p.T_pred * 1e9);
+  return p;
+}
+
+double prediction_error(double predicted_s, double measured_s) {
+  return (predicted_s - measured_s) / measured_s;
+}
+
+double utilization_factor(double measured_ref_s, double predicted_ref_s) {
+  return measured_ref_s / predicted_ref_s;
+}
+
+} // namespace perfgate

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/profile.hpp>
+#include <perfgate/version.hpp>
+
+#include "json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+duration_stats duration_stats::from_samples(std::vector<double> samples_s) {
+  duration_stats s;
+  if (samples_s.empty()) {
+    return s;
+  }
+  std::sort(samples_s.begin(), samples_s.end());
+  const auto n = samples_s.size();
+  s.samples = n;
+  s.total_s = std::accumulate(samples_s.begin(), samples_s.end(), 0.0);
+  s.mean_s = s.total_s / static_cast<double>(n);
+  s.min_s = samples_s.front();
+  s.max_s = samples_s.back();
+  s.median_s = n % 2 == 1 ? samples_s[n / 2] : (samples_s[n / 2 - 1] + samples_s[n / 2]) / 2;
+  double sq = 0;
+  for (double v : samples_s) {
+    sq += (v - s.mean_s) * (v - s.mean_s);
+  }
+  s.stddev_s = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
+  return s;
+}
+
+std::optional<double> kernel_profile::counter(std::string_view canonical) const {
+  if (const auto it = counters.find(canonical); it != counters.end()) {
+    return it->second;
+  }
+  return std::nullopt;
+}
+
+std::string profile::native_name(std::string_view canonical) const {
+  if (const auto it = native_counter_names.find(canonical); it != native_counter_names.end()) {
+    return it->second;
+  }
+  return std::string(canonical);
+}
+
+std::string profile_to_json(const profile& p) {
+  json j;
+  j["schema"] = profile_schema;
+  j["source"] = {{"format", p.format}, {"file", p.source_file}};
+  j["device"] = {{"name", p.device_name}, {"warp_size", p.warp_size}};
+  if (!p.native_counter_names.empty()) {
+    j["native_counter_names"] = p.native_counter_names;
+  }
+  json kernels = json::array();
+  for (const auto& k : p.kernels) {
+    json jk;
+    jk["name"] = k.name;
+    jk["invocations"] = k.invocations;
+    jk["counters"] = json::object();
+    for (const auto& [name, value] : k.counters) {
+      jk["counters"][name] = value;
+    }
+    if (k.launch) {
+      jk["launch"] = {{"grid", k.launch->grid}, {"block", k.launch->block}};
+    }
+    if (k.duration) {
+      const auto& d = *k.duration;
+      jk["duration"] = {{"samples", d.samples}, {"total_s", d.total_s}, {"mean_s", d.mean_s},
+                        {"median_s", d.median_s}, {"min_s", d.min_s}, {"max_s", d.max_s},
+                        {"stddev_s", d.stddev_s}};
+    }
+    if (k.work) {
+      jk["declared_work"] = {{"fp32_flops", k.work->fp32_flops},
+                             {"fp64_flops", k.work->fp64_flops},
+                             {"int_ops", k.work->int_ops},
+                             {"bytes", k.work->bytes}};
+    }
+    kernels.push_back(std::move(jk));
+  }
+  j["kernels"] = std::move(kernels);
+  return j.dump(2) + "\n";
+}
+
+namespace {
+std::array<std::uint64_t, 3> read_dim3(const detail::json_fields& f, std::string_view key) {
+  const auto& a = f.array(key);
+  if (a.size() != 3) {
+    f.fail(key, "expected 3 dimensions [x, y, z], found " + std::to_string(a.size()));
+  }
+  std::array<std::uint64_t, 3> out{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!a[i].is_number_unsigned() || a[i].get<std::uint64_t>() == 0) {
+      f.fail(key, "expected positive integers, found " + a.dump());
+    }
+    out[i] = a[i].get<std::uint64_t>();
+  }
+  return out;
+}
+} // namespace
+
+profile profile_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  const std::string schema = root.string("schema");
+  if (schema != profile_schema) {
+    root.fail("schema", "expected \"" + std::string(profile_schema) + "\", found \"" + schema +
+                            "\" (this perfgate reads profile format major version 1)");
+  }
+  profile p;
+  p.format = std::string(profile_schema);
+  p.source_file = file;
+  if (root.has("device")) {
+    const auto dev = root.object("device");
+    p.device_name = dev.string_or("name", "");
+    if (dev.has("warp_size")) {
+      const auto w = dev.count("warp_size");
+      if (w == 0 || w > 1024) {
+        dev.fail("warp_size", "expected a warp size between 1 and 1024");
+      }
+      p.warp_size = static_cast<int>(w);
+    }
+  }
+  if (root.has("native_counter_names")) {
+    const auto names = root.object("native_counter_names");
+    for (const auto& [canonical, native] : names.raw().items()) {
+      p.native_counter_names[canonical] = names.string(canonical);
+    }
+  }
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto jk = root.element(kernels[i], i, "kernels");
+    kernel_profile k;
+    k.name = jk.string("name");
+    if (k.name.empty()) {
+      jk.fail("name", "expected a non-empty kernel name");
+    }
+    k.invocations = jk.has("invocations") ? jk.count("invocations") : 1;
+    if (k.invocations == 0) {
+      jk.fail("invocations", "expected at least 1 invocation");
+    }
+    if (jk.has("counters")) {
+      const auto counters = jk.object("counters");
+      for (const auto& [name, value] : counters.raw().items()) {
+        k.counters[name] = counters.non_negative(name);
+      }
+    }
+    if (jk.has("launch")) {
+      const auto launch = jk.object("launch");
+      k.launch = launch_config{read_dim3(launch, "grid"), read_dim3(launch, "block")};
+    }
+    if (jk.has("duration")) {
+      const auto d = jk.object("duration");
+      duration_stats s;
+      s.samples = d.count("samples");
+      s.total_s = d.positive("total_s");
+      s.mean_s = d.positive("mean_s");
+      s.median_s = d.positive("median_s");
+      s.min_s = d.positive("min_s");
+      s.max_s = d.positive("max_s");
+      s.stddev_s = d.non_negative("stddev_s");
+      k.duration = s;
+    }
+    if (jk.has("declared_work")) {
+      const auto w = jk.object("declared_work");
+      k.work = declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
+                             w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
+                             w.has("int_ops") ? w.non_negative("int_ops") : 0,
+                             w.non_negative("bytes")};
+    }
+    p.kernels.push_back(std::move(k));
+  }
+  return p;
+}
+
+} // namespace perfgate

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <regex>
+
+#include <unistd.h>
+
+namespace perfgate {
+
+std::string_view version() { return PERFGATE_VERSION; }
+
+std::string_view to_string(verdict_status s) {
+  switch (s) {
+  case verdict_status::pass: return "pass";
+  case verdict_status::fail: return "fail";
+  case verdict_status::warn: return "warn";
+  case verdict_status::skip: return "skip";
+  }
+  return "?";
+}
+
+report_meta make_report_meta(std::string command, std::vector<std::string> argv) {
+  report_meta m;
+  m.perfgate_version = std::string(version());
+  m.command = std::move(command);
+  m.argv = std::move(argv);
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  m.timestamp = stamp;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) == 0) {
+    m.host = host;
+  }
+  return m;
+}
+
+report predict_report(const profile& p, const std::vector<device>& devices,
+                      const std::string& kernel_regex) {
+  std::regex selector;
+  try {
+    selector = std::regex(kernel_regex, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error("--kernel '" + kernel_regex + "' is not a valid regular expression: " +
+                      e.what());
+  }
+  if (devices.empty()) {
+    throw usage_error("no device to predict for: give at least one --device ID|FILE");
+  }
+  report r;
+  r.profile_file = p.source_file;
+  r.profile_format = p.format;
+  r.profile_device = p.device_name;
+  r.profile_warp_size = p.warp_size;
+  r.devices = devices;
+  for (const auto& k : p.kernels) {
+    if (!kernel_regex.empty() && !std::regex_search(k.name, selector)) {
+      continue;
+    }
+    kernel_report kr;
+    kr.name = k.name;
+    kr.invocations = k.invocations;
+    kr.params = kernel_params_from_profile(p, k);
+    if (k.duration) {
+      kr.measured = measurement{k.duration->total_s, *k.duration};
+    }
+    for (const auto& d : devices) {
+      kr.predictions.push_back(predict(kr.params, d));
+    }
+    kr.result.status = verdict_status::skip;
+    kr.result.reasons.push_back("prediction only: no gate applied");
+    r.kernels.push_back(std::move(kr));
+  }
+  if (r.kernels.empty()) {
+    std::string names;
+    for (const auto& k : p.kernels) {
+      names += "\n  " + k.name;
+    }
+    throw usage_error(kernel_regex.empty()
+                          ? "the profile " + p.source_file + " holds no kernels"
+                          : "--kernel '" + kernel_regex + "' matches no kernel of " +
+                                p.source_file + "; its kernels are:" + names);
+  }
+  return r;
+}
+
+report_format parse_report_format(std::string_view name) {
+  if (name == "text") {
+    return report_format::text;
+  }
+  if (name == "json") {
+    return report_format::json;
+  }
+  if (name == "md" || name == "markdown") {
+    return report_format::markdown;
+  }
+  throw usage_error("unknown format '" + std::string(name) + "': expected text, json or md");
+}
+
+std::string render_report(const report& r, report_format f) {
+  switch (f) {
+  case report_format::text: return report_to_text(r);
+  case report_format::json: return report_to_json(r);
+  case report_format::markdown: return report_to_markdown(r);
+  }
+  return {};
+}
+
+} // namespace perfgate

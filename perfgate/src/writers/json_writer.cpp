@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// `perfgate-report/1` JSON. Field names are a contract (DESIGN.md): add, never rename.
+#include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json params_json(const kernel_params& k) {
+  return {{"model", to_string(k.model)},   {"K_type", to_string(k.K_type)},
+          {"W_comp", k.W_comp},            {"W_traf", k.W_traf},
+          {"E_mix", optional_number(k.E_mix)}, {"D_ops", optional_number(k.D_ops)},
+          {"D_ldst", optional_number(k.D_ldst)}, {"D_other", optional_number(k.D_other)},
+          {"O_krn", k.O_krn}};
+}
+
+json prediction_json(const prediction& p) {
+  return {{"device", p.device},
+          {"T_op", p.T_op},
+          {"W_op", optional_number(p.W_op)},
+          {"W_ldst", optional_number(p.W_ldst)},
+          {"W_other", optional_number(p.W_other)},
+          {"C_op", optional_number(p.C_op)},
+          {"C_ldst", optional_number(p.C_ldst)},
+          {"C_other", optional_number(p.C_other)},
+          {"E_instr", optional_number(p.E_instr)},
+          {"T_op_adj", p.T_op_adj},
+          {"B_mem", p.B_mem},
+          {"O_dev", p.O_dev},
+          {"bound", to_string(p.bound)},
+          {"T_pred", p.T_pred},
+          {"predicted_time_s", p.predicted_time_s}};
+}
+
+json measured_json(const std::optional<measurement>& m) {
+  if (!m) {
+    return nullptr;
+  }
+  const auto& s = m->stats;
+  return {{"time_s", m->time_s}, {"samples", s.samples}, {"mean_s", s.mean_s},
+          {"median_s", s.median_s}, {"min_s", s.min_s},  {"max_s", s.max_s},
+          {"stddev_s", s.stddev_s}};
+}
+
+json device_json(const device& d) {
+  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops}, {"fp64_gflops", d.peaks.fp64_gflops},
+                {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
+                {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
+  return {{"id", d.id},         {"name", d.name},     {"vendor", d.vendor},
+          {"source", d.source}, {"origin", d.origin}, {"peaks", peaks}};
+}
+} // namespace
+
+std::string report_to_json(const report& r) {
+  json j;
+  j["schema"] = report_schema;
+  j["meta"] = {{"perfgate_version", r.meta.perfgate_version},
+               {"command", r.meta.command},
+               {"argv", r.meta.argv},
+               {"timestamp", r.meta.timestamp},
+               {"host", r.meta.host}};
+  j["profile"] = {{"file", r.profile_file},
+                  {"format", r.profile_format},
+                  {"device", r.profile_device},
+                  {"warp_size", r.profile_warp_size}};
+  j["devices"] = json::array();
+  for (const auto& d : r.devices) {
+    j["devices"].push_back(device_json(d));
+  }
+  j["kernels"] = json::array();
+  for (const auto& k : r.kernels) {
+    json jk;
+    jk["name"] = k.name;
+    jk["invocations"] = k.invocations;
+    jk["params"] = params_json(k.params);
+    jk["measured"] = measured_json(k.measured);
+    jk["predictions"] = json::array();
+    for (const auto& p : k.predictions) {
+      jk["predictions"].push_back(prediction_json(p));
+    }
+    jk["verdict"] = {{"status", to_string(k.result.status)},
+                     {"reasons", k.result.reasons},
+                     {"efficiency", optional_number(k.result.efficiency)}};
+    j["kernels"].push_back(std::move(jk));
+  }
+  return j.dump(2) + "\n";
+}
+
+} // namespace perfgate

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Number formatting shared by the human-readable writers (text and Markdown).
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace perfgate::detail {
+/// Fixed-point with `digits` decimals ("28.92").
+[[nodiscard]] std::string fixed(double v, int digits);
+/// A fraction as a percentage ("55.89%"), or "-" when absent.
+[[nodiscard]] std::string percent(std::optional<double> fraction, int digits = 2);
+/// A value or "-" when absent.
+[[nodiscard]] std::string fixed_or_dash(std::optional<double> v, int digits);
+/// A duration with a unit chosen for its size ("34.803 ms", "12.5 us", "1.204 s").
+[[nodiscard]] std::string duration(double seconds);
+/// A large count with an SI suffix ("1.007 G", "42.26 M").
+[[nodiscard]] std::string si_count(double v);
+} // namespace perfgate::detail

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "table.hpp"
+
+#include <algorithm>
+
+namespace perfgate::detail {
+
+namespace {
+// Display width: count UTF-8 code points, not bytes.
+std::size_t width(const std::string& s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+std::string pad(const std::string& s, std::size_t w, bool right) {
+  const std::string fill(w > width(s) ? w - width(s) : 0, ' ');
+  return right ? fill + s : s + fill;
+}
+} // namespace
+
+std::string render_text(const table& t, const std::string& indent) {
+  std::vector<std::size_t> w(t.header.size(), 0);
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    w[c] = width(t.header[c]);
+    for (const auto& row : t.rows) {
+      w[c] = std::max(w[c], width(row[c]));
+    }
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string out = indent;
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      const bool right = c < t.right_aligned.size() && t.right_aligned[c];
+      out += pad(cells[c], w[c], right) + (c + 1 < cells.size() ? "  " : "");
+    }
+    while (!out.empty() && out.back() == ' ') {
+      out.pop_back();
+    }
+    return out + "\n";
+  };
+  std::string out = line(t.header);
+  std::vector<std::string> rule;
+  for (auto cw : w) {
+    rule.emplace_back(cw, '-');
+  }
+  out += line(rule);
+  for (const auto& row : t.rows) {
+    out += line(row);
+  }
+  return out;
+}
+
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string render_markdown(const table& t) {
+  std::string out = "|";
+  for (const auto& h : t.header) {
+    out += " " + markdown_cell(h) + " |";
+  }
+  out += "\n|";
+  for (std::size_t c = 0; c < t.header.size(); ++c) {
+    const bool right = c < t.right_aligned.size() && t.right_aligned[c];
+    out += right ? " ---: |" : " --- |";
+  }
+  out += "\n";
+  for (const auto& row : t.rows) {
+    out += "|";
+    for (const auto& cell : row) {
+      out += " " + markdown_cell(cell) + " |";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+} // namespace perfgate::detail

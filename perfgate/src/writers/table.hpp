@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// A table of text cells, rendered aligned for a terminal or as a GitHub Markdown table.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace perfgate::detail {
+
+struct table {
+  std::vector<std::string> header;
+  std::vector<bool> right_aligned; ///< per column; numbers are right-aligned
+  std::vector<std::vector<std::string>> rows;
+};
+
+[[nodiscard]] std::string render_text(const table& t, const std::string& indent = "  ");
+[[nodiscard]] std::string render_markdown(const table& t);
+/// Escape text for a Markdown table cell (pipes, backticks kept readable).
+[[nodiscard]] std::string markdown_cell(const std::string& text);
+
+} // namespace perfgate::detail

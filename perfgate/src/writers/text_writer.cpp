@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// The terminal view of a report: a block per kernel, a row per device.
+#include <perfgate/report.hpp>
+
+#include "number_format.hpp"
+#include "prediction_table.hpp"
+#include "table.hpp"
+
+namespace perfgate {
+
+std::string report_to_text(const report& r) {
+  using namespace detail;
+  std::string out;
+  out += "profile: " + r.profile_file + " (" + r.profile_format;
+  if (!r.profile_device.empty()) {
+    out += ", taken on " + r.profile_device;
+  }
+  out += ", warp size " + std::to_string(r.profile_warp_size) + ")\n";
+  for (const auto& k : r.kernels) {
+    out += "\nkernel " + k.name + "\n";
+    out += "  " + kernel_summary(k) + "\n";
+    if (k.measured) {
+      out += "  measured on the profiled GPU: " + duration(k.measured->time_s) + " over " +
+             std::to_string(k.measured->stats.samples) + " timed invocations\n";
+    }
+    out += "\n" + render_text(prediction_table(k, r.devices));
+    for (const auto& reason : k.result.reasons) {
+      out += "  " + std::string(to_string(k.result.status)) + ": " + reason + "\n";
+    }
+  }
+  return out;
+}
+
+} // namespace perfgate
