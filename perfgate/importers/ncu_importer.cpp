@@ -164,14 +164,14 @@ void check_width(const csv_row& row, const csv_row& header, const std::string& f
 }
 
 void note_device(launch_table& t, const csv_row& row, std::optional<std::size_t> col) {
-  if (col && t.device.empty()) {
+  if (col && *col < row.fields.size() && t.device.empty()) {
     t.device = row.fields[*col];
   }
 }
 
 void note_launch(kernel_launches& k, const csv_row& row, std::optional<std::size_t> grid,
                  std::optional<std::size_t> block) {
-  if (k.launch || !grid || !block) {
+  if (k.launch || !grid || !block || *grid >= row.fields.size() || *block >= row.fields.size()) {
     return;
   }
   const auto g = parse_dim3(row.fields[*grid]);
@@ -190,9 +190,9 @@ std::optional<std::size_t> device_column(const csv_row& header) {
 } // namespace
 
 std::optional<double> ncu_unit_scale(std::string_view unit) {
-  static const std::array<std::pair<std::string_view, double>, 6> times = {
+  static const std::array<std::pair<std::string_view, double>, 7> times = {
       {{"second", 1.0}, {"msecond", 1e-3}, {"usecond", 1e-6}, {"nsecond", 1e-9},
-       {"ms", 1e-3}, {"ns", 1e-9}}};
+       {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}}};
   for (const auto& [name, scale] : times) {
     if (unit == name) {
       return scale;
@@ -304,11 +304,19 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
   const auto block_col = find_column(header, "Block Size");
   const auto dev_col = device_column(header);
 
+  // When rules ran, metric rows end after the value and rule rows leave the metric empty.
+  const std::size_t needed = std::max({id_col, kernel_col, name_col, unit_col, value_col}) + 1;
   launch_table t;
   std::string current_id;
   for (auto it = std::next(header_it); it != rows.end(); ++it) {
     const csv_row& row = *it;
-    check_width(row, header, file);
+    if (row.fields.size() < needed || row.fields.size() > header.fields.size()) {
+      throw input_error(file, std::to_string(row.line),
+                        "expected " + std::to_string(needed) + " to " +
+                            std::to_string(header.fields.size()) +
+                            " columns like the header on line " + std::to_string(header.line) +
+                            ", found " + std::to_string(row.fields.size()));
+    }
     const std::string& id = row.fields[id_col];
     if (!parse_profiler_number(id)) {
       throw input_error(file, std::to_string(row.line),
@@ -325,6 +333,9 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
       note_launch(k, row, grid_col, block_col);
     }
     const std::string& metric = row.fields[name_col];
+    if (metric.empty()) {
+      continue; // a rule row
+    }
     if (metric == "device__attribute_display_name" && t.device.empty()) {
       t.device = row.fields[value_col];
     }

@@ -114,7 +114,7 @@ profile import_nvprof_csv(std::string_view text, const std::string& file) {
       k.first_line = row.line;
     } else if (k.invocations != static_cast<std::uint64_t>(*inv)) {
       throw input_error(file, line,
-                        "kernel '" + kernel + "' has " + std::to_string(*inv) +
+                        "kernel '" + kernel + "' has " + std::to_string(static_cast<std::uint64_t>(*inv)) +
                             " invocations here but " + std::to_string(k.invocations) +
                             " on line " + std::to_string(k.first_line));
     }

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: Apache-2.0
+# Runs one `perfgate` command line and checks its exit code and output.
+#   cmake -DCOMMAND=<;-list> -DEXPECT_CODE=<n> [-DEXPECT_REGEX=<regex>] [-DEXPECT_FILE=<path>]
+#         [-DWORKING_DIRECTORY=<dir>] -P run_cli_case.cmake
+# The regex is matched against stdout and stderr together.
+if(DEFINED EXPECT_FILE)
+  file(REMOVE "${EXPECT_FILE}")
+endif()
+execute_process(COMMAND ${COMMAND}
+  RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err
+  WORKING_DIRECTORY "${WORKING_DIRECTORY}")
+string(JOIN " " shown ${COMMAND})
+if(NOT "${result}" STREQUAL "${EXPECT_CODE}")
+  message(FATAL_ERROR "perfgate exited with ${result}, expected ${EXPECT_CODE}\n"
+    "  Command: ${shown}\n  Stdout: ${out}\n  Stderr: ${err}")
+endif()
+if(DEFINED EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'\n"
+    "  Command: ${shown}\n  Stdout: ${out}\n  Stderr: ${err}")
+endif()
+if(DEFINED EXPECT_FILE AND NOT EXISTS "${EXPECT_FILE}")
+  message(FATAL_ERROR "expected ${EXPECT_FILE} to be written\n  Command: ${shown}")
+endif()
