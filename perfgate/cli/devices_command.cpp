@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate devices [--format text|json]: the built-in device database.
-#include "commands.hpp"
-
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/version.hpp>
 
+#include "commands.hpp"
 #include "src/writers/number_format.hpp"
 #include "src/writers/table.hpp"
 
@@ -34,7 +33,7 @@ action add_devices_command(CLI::App& app) {
     }
     using detail::fixed;
     detail::table t;
-    t.header = {"id",         "name",         "source",     "FP32 GFLOPS", "FP64 GFLOPS",
+    t.header = {"id",           "name",         "source",       "FP32 GFLOPS", "FP64 GFLOPS",
                 "INT MAD GOPS", "INT ADD GOPS", "LDST Ginst/s", "DRAM GB/s"};
     t.right_aligned = {false, false, false, true, true, true, true, true, true};
     for (const auto& d : all) {

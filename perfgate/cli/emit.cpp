@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "commands.hpp"
-
 #include <perfgate/file_io.hpp>
+
+#include "commands.hpp"
 
 #include <iostream>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The `perfgate` command: parse, run one subcommand, map errors to the exit codes of DESIGN.md.
-#include "commands.hpp"
-
 #include <perfgate/error.hpp>
 #include <perfgate/version.hpp>
+
+#include "commands.hpp"
 
 #include <iostream>
 
@@ -28,8 +28,8 @@ int main(int argc, char** argv) {
       return devices();
     }
   } catch (const perfgate::error& e) {
-    std::cerr << "perfgate: " << (e.status() == perfgate::exit_status::skipped ? "skipped: "
-                                                                               : "error: ")
+    std::cerr << "perfgate: "
+              << (e.status() == perfgate::exit_status::skipped ? "skipped: " : "error: ")
               << e.what() << "\n";
     return static_cast<int>(e.status());
   } catch (const std::exception& e) {

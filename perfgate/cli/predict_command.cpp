@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate predict --profile FILE [--kernel REGEX] --device ID|FILE... [--format F] [-o FILE]
-#include "commands.hpp"
-
 #include <perfgate/device.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+
+#include "commands.hpp"
 
 #include <memory>
 

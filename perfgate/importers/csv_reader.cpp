@@ -57,8 +57,15 @@ std::vector<csv_row> read_csv(std::string_view text, const std::string& file) {
         continue;
       }
       switch (c) {
-      case '"': in_quotes = true; ++i; break;
-      case ',': row.fields.push_back(std::move(field)); field.clear(); ++i; break;
+      case '"':
+        in_quotes = true;
+        ++i;
+        break;
+      case ',':
+        row.fields.push_back(std::move(field));
+        field.clear();
+        ++i;
+        break;
       case '\r': ++i; break;
       case '\n':
         row.fields.push_back(std::move(field));
@@ -66,7 +73,10 @@ std::vector<csv_row> read_csv(std::string_view text, const std::string& file) {
         ++line;
         done = true;
         break;
-      default: field += c; ++i; break;
+      default:
+        field += c;
+        ++i;
+        break;
       }
     }
     rows.push_back(std::move(row));

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "ncu_importer.hpp"
 
+#include <perfgate/error.hpp>
+
 #include "counter_mapping.hpp"
 #include "csv_reader.hpp"
 
-#include <perfgate/error.hpp>
-
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <map>
 #include <utility>
 
@@ -26,35 +27,35 @@ bool is_details_header(const csv_row& row) {
          find_column(row, "Metric Name") && find_column(row, "Metric Value");
 }
 
-bool is_missing_value(std::string_view v) {
-  return v.empty() || v == "n/a" || v == "N/A";
-}
+bool is_missing_value(std::string_view v) { return v.empty() || v == "n/a" || v == "N/A"; }
 
-// "(256, 1, 1)" -> {256, 1, 1}
+// "(256, 1, 1)" -> {256, 1, 1}; empty for anything else.
 std::optional<std::array<std::uint64_t, 3>> parse_dim3(std::string_view s) {
-  std::array<std::uint64_t, 3> out{1, 1, 1};
-  std::string digits;
+  if (s.size() < 2 || s.front() != '(' || s.back() != ')') {
+    return std::nullopt;
+  }
+  std::array<std::uint64_t, 3> out{};
   std::size_t n = 0;
-  auto flush = [&]() {
-    if (!digits.empty()) {
-      if (n < 3) {
-        out[n] = std::stoull(digits);
-      }
-      ++n;
-      digits.clear();
+  const char* p = s.data() + 1;
+  const char* end = s.data() + s.size() - 1;
+  while (p < end && n < 3) {
+    while (p < end && *p == ' ') {
+      ++p;
     }
-  };
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      digits += c;
-    } else if (c == ',' || c == ')') {
-      flush();
-    } else if (c != '(' && c != ' ') {
+    const auto [next, ec] = std::from_chars(p, end, out[n]);
+    if (ec != std::errc() || out[n] == 0) {
       return std::nullopt;
     }
+    ++n;
+    p = next;
+    while (p < end && *p == ' ') {
+      ++p;
+    }
+    if (p < end && *p == ',') {
+      ++p;
+    }
   }
-  flush();
-  if (n != 3) {
+  if (n != 3 || p != end) {
     return std::nullopt;
   }
   return out;
@@ -63,7 +64,7 @@ std::optional<std::array<std::uint64_t, 3>> parse_dim3(std::string_view s) {
 // Launches of the kernels of one file, in the order kernels first appear.
 struct kernel_launches {
   std::uint64_t launches = 0;
-  std::map<std::string, double, std::less<>> totals; ///< metric -> sum in base units
+  std::map<std::string, double, std::less<>> totals;      ///< metric -> sum in base units
   std::map<std::string, std::uint64_t, std::less<>> seen; ///< metric -> launches having it
   std::vector<double> durations_s;
   std::optional<launch_config> launch;
@@ -181,6 +182,20 @@ void note_launch(kernel_launches& k, const csv_row& row, std::optional<std::size
   }
 }
 
+// The kernel a launch row belongs to, after checking its ID and name.
+const std::string& launch_kernel_name(const csv_row& row, std::size_t id_col,
+                                      std::size_t kernel_col, const std::string& file) {
+  if (!parse_profiler_number(row.fields[id_col])) {
+    throw input_error(file, std::to_string(row.line),
+                      "\"ID\" is \"" + row.fields[id_col] + "\", expected a launch number");
+  }
+  const std::string& name = row.fields[kernel_col];
+  if (name.empty()) {
+    throw input_error(file, std::to_string(row.line), "empty \"Kernel Name\" field");
+  }
+  return name;
+}
+
 std::optional<std::size_t> device_column(const csv_row& header) {
   if (auto c = find_column(header, "device__attribute_display_name")) {
     return c;
@@ -190,16 +205,20 @@ std::optional<std::size_t> device_column(const csv_row& header) {
 } // namespace
 
 std::optional<double> ncu_unit_scale(std::string_view unit) {
-  static const std::array<std::pair<std::string_view, double>, 7> times = {
-      {{"second", 1.0}, {"msecond", 1e-3}, {"usecond", 1e-6}, {"nsecond", 1e-9},
-       {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}}};
+  static const std::array<std::pair<std::string_view, double>, 7> times = {{{"second", 1.0},
+                                                                            {"msecond", 1e-3},
+                                                                            {"usecond", 1e-6},
+                                                                            {"nsecond", 1e-9},
+                                                                            {"ms", 1e-3},
+                                                                            {"us", 1e-6},
+                                                                            {"ns", 1e-9}}};
   for (const auto& [name, scale] : times) {
     if (unit == name) {
       return scale;
     }
   }
-  static const std::array<std::string_view, 8> counts = {
-      "byte", "inst", "sector", "cycle", "warp", "thread", "request", "block"};
+  static const std::array<std::string_view, 8> counts = {"byte", "inst",   "sector",  "cycle",
+                                                         "warp", "thread", "request", "block"};
   static const std::array<std::pair<std::string_view, double>, 5> prefixes = {
       {{"", 1.0}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}}};
   if (unit.empty()) {
@@ -252,8 +271,7 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
   std::vector<std::string> units(header.fields.size());
   // The units row has an empty ID; without it values are in base units (--print-units base
   // still writes it, older versions may not).
-  if (it != rows.end() && it->fields.size() == header.fields.size() &&
-      it->fields[id_col].empty()) {
+  if (it != rows.end() && it->fields.size() == header.fields.size() && it->fields[id_col].empty()) {
     units = it->fields;
     ++it;
   }
@@ -261,14 +279,7 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
   for (; it != rows.end(); ++it) {
     const csv_row& row = *it;
     check_width(row, header, file);
-    if (!parse_profiler_number(row.fields[id_col])) {
-      throw input_error(file, std::to_string(row.line),
-                        "\"ID\" is \"" + row.fields[id_col] + "\", expected a launch number");
-    }
-    const std::string& name = row.fields[kernel_col];
-    if (name.empty()) {
-      throw input_error(file, std::to_string(row.line), "empty \"Kernel Name\" field");
-    }
+    const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     note_device(t, row, dev_col);
     kernel_launches& k = t.kernel(name);
     ++k.launches;
@@ -317,15 +328,8 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
                             " columns like the header on line " + std::to_string(header.line) +
                             ", found " + std::to_string(row.fields.size()));
     }
+    const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     const std::string& id = row.fields[id_col];
-    if (!parse_profiler_number(id)) {
-      throw input_error(file, std::to_string(row.line),
-                        "\"ID\" is \"" + id + "\", expected a launch number");
-    }
-    const std::string& name = row.fields[kernel_col];
-    if (name.empty()) {
-      throw input_error(file, std::to_string(row.line), "empty \"Kernel Name\" field");
-    }
     kernel_launches& k = t.kernel(name);
     if (id != current_id) { // rows of one launch are contiguous
       current_id = id;

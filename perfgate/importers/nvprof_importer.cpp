@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "nvprof_importer.hpp"
 
+#include <perfgate/error.hpp>
+
 #include "counter_mapping.hpp"
 #include "csv_reader.hpp"
-
-#include <perfgate/error.hpp>
 
 #include <algorithm>
 #include <map>
@@ -114,9 +114,10 @@ profile import_nvprof_csv(std::string_view text, const std::string& file) {
       k.first_line = row.line;
     } else if (k.invocations != static_cast<std::uint64_t>(*inv)) {
       throw input_error(file, line,
-                        "kernel '" + kernel + "' has " + std::to_string(static_cast<std::uint64_t>(*inv)) +
-                            " invocations here but " + std::to_string(k.invocations) +
-                            " on line " + std::to_string(k.first_line));
+                        "kernel '" + kernel + "' has " +
+                            std::to_string(static_cast<std::uint64_t>(*inv)) +
+                            " invocations here but " + std::to_string(k.invocations) + " on line " +
+                            std::to_string(k.first_line));
     }
     // Only metrics the model uses must be numbers; others (throughputs with units) are skipped.
     if (std::find(used.begin(), used.end(), metric) == used.end()) {

@@ -21,8 +21,7 @@ constexpr std::array<std::string_view, 4> known_vendors = {"nvidia", "amd", "int
 constexpr std::array<std::string_view, 2> known_kinds = {"gpu", "cpu"};
 constexpr std::array<std::string_view, 2> known_sources = {"measured", "datasheet"};
 
-template <std::size_t N>
-std::string one_of(const std::array<std::string_view, N>& names) {
+template <std::size_t N> std::string one_of(const std::array<std::string_view, N>& names) {
   std::string s;
   for (auto n : names) {
     s += (s.empty() ? "" : ", ") + std::string(n);
@@ -46,7 +45,8 @@ device device_from_json(std::string_view text, const std::string& file) {
   const detail::json_fields root(doc, file, "");
   const std::string schema = root.string("schema");
   if (schema != device_schema) {
-    root.fail("schema", "expected \"" + std::string(device_schema) + "\", found \"" + schema + "\"");
+    root.fail("schema",
+              "expected \"" + std::string(device_schema) + "\", found \"" + schema + "\"");
   }
   device d;
   d.id = root.string("id");
@@ -93,14 +93,14 @@ device device_from_json(std::string_view text, const std::string& file) {
 }
 
 std::string device_to_json(const device& d) {
-  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops}, {"fp64_gflops", d.peaks.fp64_gflops},
+  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops},   {"fp64_gflops", d.peaks.fp64_gflops},
                 {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
                 {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
   for (const auto& [k, v] : d.extra_peaks) {
     peaks[k] = v;
   }
-  json j = {{"schema", device_schema}, {"id", d.id},         {"name", d.name},
-            {"vendor", d.vendor},      {"kind", d.kind},     {"warp_size", d.warp_size},
+  json j = {{"schema", device_schema}, {"id", d.id},     {"name", d.name},
+            {"vendor", d.vendor},      {"kind", d.kind}, {"warp_size", d.warp_size},
             {"source", d.source},      {"peaks", peaks}};
   json prov = {{"how", d.provenance_how}};
   if (!d.provenance_date.empty()) {

@@ -69,8 +69,10 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view c
   if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmpl.c_str());
-    throw input_error(file.string(), "", std::string("cannot rename the temporary file into "
-                                                     "place: ") + std::strerror(err));
+    throw input_error(file.string(), "",
+                      std::string("cannot rename the temporary file into "
+                                  "place: ") +
+                          std::strerror(err));
   }
 }
 

@@ -31,8 +31,7 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
                     "raw]`)");
 }
 
-profile import_profile_text(std::string_view text, const std::string& file,
-                            profile_format format) {
+profile import_profile_text(std::string_view text, const std::string& file, profile_format format) {
   if (format == profile_format::detect) {
     format = detect_profile_format(text, file);
   }

@@ -95,7 +95,7 @@ double json_fields::non_negative(std::string_view key) const {
 
 std::uint64_t json_fields::count(std::string_view key) const {
   const auto& v = at(key);
-  if (!v.is_number_integer() || (v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0)) {
+  if (!v.is_number_unsigned()) { // nlohmann parses every integer >= 0 as unsigned
     fail(key, "expected an integer >= 0, found " + v.dump());
   }
   return v.get<std::uint64_t>();

@@ -36,11 +36,15 @@ void check_count(double v, std::string_view what) {
 } // namespace
 
 kernel_params derive_kernel_params(const model_counters& m) {
-  const std::pair<double, std::string_view> counts[] = {
-      {m.M_fma32, "M_fma32"}, {m.M_fma64, "M_fma64"}, {m.M_ldst, "M_ldst"},
-      {m.M_inst, "M_inst"},   {m.M_fp32, "M_fp32"},   {m.M_fp64, "M_fp64"},
-      {m.M_int, "M_int"},     {m.dram_read_bytes, "dram_read_bytes"},
-      {m.dram_write_bytes, "dram_write_bytes"}};
+  const std::pair<double, std::string_view> counts[] = {{m.M_fma32, "M_fma32"},
+                                                        {m.M_fma64, "M_fma64"},
+                                                        {m.M_ldst, "M_ldst"},
+                                                        {m.M_inst, "M_inst"},
+                                                        {m.M_fp32, "M_fp32"},
+                                                        {m.M_fp64, "M_fp64"},
+                                                        {m.M_int, "M_int"},
+                                                        {m.dram_read_bytes, "dram_read_bytes"},
+                                                        {m.dram_write_bytes, "dram_write_bytes"}};
   for (const auto& [v, name] : counts) {
     check_count(v, name);
   }
@@ -75,7 +79,8 @@ kernel_params derive_kernel_params(const model_counters& m) {
     throw input_error("<profile>", "", "the kernel executes no operations of its type");
   }
   if (k.W_traf <= 0) {
-    throw input_error("<profile>", "", "the kernel moves no DRAM bytes; its intensity is undefined");
+    throw input_error("<profile>", "",
+                      "the kernel moves no DRAM bytes; its intensity is undefined");
   }
   if (*k.I_total <= 0) {
     throw input_error("<profile>", "", "the kernel executes no instructions (M_inst is 0)");
@@ -140,8 +145,7 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
       }
     }
     if (!missing.empty()) {
-      throw input_error(file, where,
-                        "lacks metrics the quantitative model needs: " + missing);
+      throw input_error(file, where, "lacks metrics the quantitative model needs: " + missing);
     }
     model_counters m;
     m.M_fp32 = *k.counter(counter::inst_fp32);

@@ -72,8 +72,8 @@ std::string profile_to_json(const profile& p) {
     }
     if (k.duration) {
       const auto& d = *k.duration;
-      jk["duration"] = {{"samples", d.samples}, {"total_s", d.total_s}, {"mean_s", d.mean_s},
-                        {"median_s", d.median_s}, {"min_s", d.min_s}, {"max_s", d.max_s},
+      jk["duration"] = {{"samples", d.samples},   {"total_s", d.total_s}, {"mean_s", d.mean_s},
+                        {"median_s", d.median_s}, {"min_s", d.min_s},     {"max_s", d.max_s},
                         {"stddev_s", d.stddev_s}};
     }
     if (k.work) {
@@ -169,10 +169,10 @@ profile profile_from_json(std::string_view text, const std::string& file) {
     }
     if (jk.has("declared_work")) {
       const auto w = jk.object("declared_work");
-      k.work = declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
-                             w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
-                             w.has("int_ops") ? w.non_negative("int_ops") : 0,
-                             w.non_negative("bytes")};
+      k.work =
+          declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
+                        w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
+                        w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes")};
     }
     p.kernels.push_back(std::move(k));
   }

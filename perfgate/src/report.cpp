@@ -47,8 +47,8 @@ report predict_report(const profile& p, const std::vector<device>& devices,
   try {
     selector = std::regex(kernel_regex, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
-    throw usage_error("--kernel '" + kernel_regex + "' is not a valid regular expression: " +
-                      e.what());
+    throw usage_error("--kernel '" + kernel_regex +
+                      "' is not a valid regular expression: " + e.what());
   }
   if (devices.empty()) {
     throw usage_error("no device to predict for: give at least one --device ID|FILE");

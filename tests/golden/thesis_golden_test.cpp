@@ -28,7 +28,8 @@ json load_thesis(const std::string& name) {
 }
 
 perfgate::kernel_params params_of(const std::string& csv) {
-  const auto p = perfgate::import_profile(std::string(PERFGATE_SOURCE_DIR) + "/examples/profiles/" + csv);
+  const auto p =
+      perfgate::import_profile(std::string(PERFGATE_SOURCE_DIR) + "/examples/profiles/" + csv);
   EXPECT_EQ(p.kernels.size(), 1U);
   return perfgate::kernel_params_from_profile(p, p.kernels.at(0));
 }
@@ -111,7 +112,7 @@ void expect_predicted_times(const std::string& csv, const json& rows, bool all_c
     SCOPED_TRACE(row["gpu_id"].get<std::string>());
     const auto p = perfgate::predict(k, thesis_device(row["gpu_id"]));
     const double published_s = row["predicted_ms"].get<double>() * 1e-3;
-    EXPECT_NEAR(p.predicted_time_s, published_s, 0.005 * published_s);  // acceptance: 0.5%
+    EXPECT_NEAR(p.predicted_time_s, published_s, 0.005 * published_s); // acceptance: 0.5%
     // Printed in ms with 3 decimals: within 1.5 units of the last digit (one unit for the
     // thesis's rounded intermediates, e.g. GTX-1060 20.631 vs 20.632 ms).
     EXPECT_NEAR(p.predicted_time_s * 1e3, row["predicted_ms"].get<double>(), printed(3, 1.0));
@@ -126,9 +127,9 @@ void expect_predicted_times(const std::string& csv, const json& rows, bool all_c
 }
 
 TEST(ThesisGolden, RedBlackSorPredictionsTable5_9) {
-  expect_predicted_times("red_black_sor.gtx-480.nvprof.csv",
-                         load_thesis("case_red_black_sor.json")["table_5_9_predictions_rbsor"]["rows"],
-                         false);
+  expect_predicted_times(
+      "red_black_sor.gtx-480.nvprof.csv",
+      load_thesis("case_red_black_sor.json")["table_5_9_predictions_rbsor"]["rows"], false);
 }
 
 TEST(ThesisGolden, SgemmPredictionsTable5_14AllComputeBound) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "importers/csv_reader.hpp"
-
 #include <perfgate/error.hpp>
+
+#include "importers/csv_reader.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@ using perfgate::detail::parse_profiler_number;
 using perfgate::detail::read_csv;
 
 TEST(CsvReader, QuotedFieldsKeepCommasQuotesAndParentheses) {
-  const auto rows = read_csv(
-      "\"a\",\"void f<int, 2>(float*, \"\"x\"\")\",3\n\"b\",\"\",4\n", "t.csv");
+  const auto rows =
+      read_csv("\"a\",\"void f<int, 2>(float*, \"\"x\"\")\",3\n\"b\",\"\",4\n", "t.csv");
   ASSERT_EQ(rows.size(), 2U);
   ASSERT_EQ(rows[0].fields.size(), 3U);
   EXPECT_EQ(rows[0].fields[1], "void f<int, 2>(float*, \"x\")");

@@ -109,7 +109,8 @@ TEST(Device, ThesisGpusCarryTheMicroBenchmarkedValuesExactly) {
   const auto doc = json::parse(in);
   for (const auto& g : doc["gpus"]) {
     std::string id = g["gpu_id"];
-    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(id.begin(), id.end(), id.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     const auto d = perfgate::resolve_device(id);
     SCOPED_TRACE(id);
     EXPECT_EQ(d.source, "measured");

@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 fs::path scratch_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("perfgate-test-" + name + "-" +
-                                                    std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("perfgate-test-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -36,18 +36,18 @@ TEST(Model, KernelTypePrecedenceIsFp64ThenFp32ThenInt) {
   m.M_fma32 = 0;
   const auto k = perfgate::derive_kernel_params(m);
   EXPECT_EQ(k.K_type, perfgate::kernel_type::integer);
-  EXPECT_EQ(k.W_comp, 400.0);   // integer work is M_int
-  EXPECT_EQ(*k.E_mix, 0.5);     // fixed for integer kernels
+  EXPECT_EQ(k.W_comp, 400.0); // integer work is M_int
+  EXPECT_EQ(*k.E_mix, 0.5);   // fixed for integer kernels
   const auto p = perfgate::predict(k, toy_device());
-  EXPECT_EQ(p.T_op, 250.0);     // T_int
-  EXPECT_EQ(*p.W_op, 4.0);      // T_SP / T_int
+  EXPECT_EQ(p.T_op, 250.0); // T_int
+  EXPECT_EQ(*p.W_op, 4.0);  // T_SP / T_int
 }
 
 TEST(Model, Fp32ParametersFollowTheDefinitions) {
   const auto k = perfgate::derive_kernel_params(fp32_kernel());
-  EXPECT_EQ(k.W_comp, 1600.0);                  // M_fp32 + M_fma32
+  EXPECT_EQ(k.W_comp, 1600.0); // M_fp32 + M_fma32
   EXPECT_EQ(k.W_traf, 1000.0);
-  EXPECT_DOUBLE_EQ(*k.E_mix, 1600.0 / 2000.0);  // (M_fp32 + M_fma32) / (2 M_fp32)
+  EXPECT_DOUBLE_EQ(*k.E_mix, 1600.0 / 2000.0); // (M_fp32 + M_fma32) / (2 M_fp32)
   EXPECT_DOUBLE_EQ(*k.D_ops, 1000.0 / 3200.0);
   EXPECT_DOUBLE_EQ(*k.D_ldst, 500.0 / 3200.0);
   EXPECT_DOUBLE_EQ(*k.D_other, 1.0 - 1500.0 / 3200.0);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Nsight Compute CSV, both layouts, against fixtures printed by a real ncu 2024.1.1
 // (tests/data/ncu/FORMAT.md says how they were made and lists the expected totals).
-#include "importers/ncu_importer.hpp"
-
 #include <perfgate/error.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 
+#include "import_failure.hpp"
+#include "importers/ncu_importer.hpp"
+
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 namespace {
 const std::string ncu_dir = std::string(PERFGATE_TEST_DATA_DIR) + "/ncu/";
@@ -59,15 +62,7 @@ void expect_totals_t(const perfgate::profile& p, double bytes_tol, double time_t
 }
 
 std::string message_of(const std::string& name) {
-  try {
-    const auto p = load(name);
-    for (const auto& k : p.kernels) {
-      (void)perfgate::kernel_params_from_profile(p, k);
-    }
-  } catch (const perfgate::input_error& e) {
-    return e.what();
-  }
-  return "no error";
+  return perfgate::test::import_failure(std::filesystem::path(ncu_dir + name));
 }
 } // namespace
 
@@ -126,8 +121,11 @@ TEST(NcuImporter, EmptyCellsAreMissingNotZero) {
 }
 
 TEST(NcuImporter, MalformedFilesNameTheLine) {
-  EXPECT_NE(message_of("raw_non_numeric.csv").find("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum: value \"abc\" is not a number"),
-            std::string::npos)
+  EXPECT_NE(
+      message_of("raw_non_numeric.csv")
+          .find(
+              "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum: value \"abc\" is not a number"),
+      std::string::npos)
       << message_of("raw_non_numeric.csv");
   EXPECT_NE(message_of("raw_truncated.csv").find("a quoted field never closes"), std::string::npos)
       << message_of("raw_truncated.csv");
@@ -155,9 +153,11 @@ TEST(NcuImporter, RuleColumnsGiveRaggedRowsThatStillParse) {
       "\"Block Size\",\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric "
       "Unit\",\"Metric Value\",\"Rule Name\",\"Rule Type\",\"Rule Description\",\"Estimated "
       "Speedup Type\",\"Estimated Speedup\"\n";
-  const std::string prefix = "\"0\",\"1\",\"a\",\"h\",\"k(int)\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",";
-  const std::string text = header + prefix + "\"s\",\"dram__bytes_read.sum\",\"byte\",\"1,024\",\n" +
-                           prefix + "\"s\",\"\",\"\",\"\",\"Rule\",\"OPT\",\"text\",\"local\",\"5\"\n";
+  const std::string prefix =
+      "\"0\",\"1\",\"a\",\"h\",\"k(int)\",\"1\",\"7\",\"(32, 1, 1)\",\"(1, 1, 1)\",\"0\",\"9.0\",";
+  const std::string text = header + prefix +
+                           "\"s\",\"dram__bytes_read.sum\",\"byte\",\"1,024\",\n" + prefix +
+                           "\"s\",\"\",\"\",\"\",\"Rule\",\"OPT\",\"text\",\"local\",\"5\"\n";
   const auto p = perfgate::import_profile_text(text, "rules.csv");
   ASSERT_EQ(p.kernels.size(), 1U);
   EXPECT_EQ(*p.kernels[0].counter("dram_read_bytes"), 1024.0);

@@ -3,6 +3,8 @@
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 
+#include "import_failure.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -34,16 +36,8 @@ std::string complete_kernel(const std::string& kernel, int invocations) {
          row(kernel, invocations, "dram_read_throughput", "1.2345GB/s");
 }
 
-std::string message_of(const std::string& text, const std::string& file = "p.csv") {
-  try {
-    auto p = perfgate::import_profile_text(text, file);
-    for (const auto& k : p.kernels) {
-      (void)perfgate::kernel_params_from_profile(p, k);
-    }
-  } catch (const perfgate::input_error& e) {
-    return e.what();
-  }
-  return "no error";
+std::string message_of(const std::string& text) {
+  return perfgate::test::import_failure(text, "p.csv");
 }
 } // namespace
 
@@ -88,12 +82,12 @@ TEST(NvprofImporter, RealK20cFileListsEveryMissingMetricByNvprofName) {
   } catch (const perfgate::input_error& e) {
     const std::string what = e.what();
     EXPECT_EQ(e.file(), file);
-    EXPECT_NE(what.find("kernel '__kernel___forma_kernel__1__(float*, int, int, int, int, float*)'"),
-              std::string::npos);
-    for (const char* metric :
-         {"inst_fp_32", "flop_count_sp_fma", "inst_fp_64", "flop_count_dp_fma", "inst_integer",
-          "inst_compute_ld_st", "inst_executed", "dram_read_transactions",
-          "dram_write_transactions"}) {
+    EXPECT_NE(
+        what.find("kernel '__kernel___forma_kernel__1__(float*, int, int, int, int, float*)'"),
+        std::string::npos);
+    for (const char* metric : {"inst_fp_32", "flop_count_sp_fma", "inst_fp_64", "flop_count_dp_fma",
+                               "inst_integer", "inst_compute_ld_st", "inst_executed",
+                               "dram_read_transactions", "dram_write_transactions"}) {
       EXPECT_NE(what.find(metric), std::string::npos) << metric << " not named in: " << what;
     }
   }
@@ -125,7 +119,8 @@ TEST(NvprofImporter, MalformedInputNamesFileLineAndProblem) {
   EXPECT_NE(message_of(header + row("k()", 0, "inst_fp_32", "1")).find("p.csv:2: \"Invocations\""),
             std::string::npos);
   // Truncated in a quoted field.
-  EXPECT_NE(message_of(header + "\"Tesla K20c (0)\",\"k(int").find("p.csv:2: a quoted field never closes"),
+  EXPECT_NE(message_of(header + "\"Tesla K20c (0)\",\"k(int")
+                .find("p.csv:2: a quoted field never closes"),
             std::string::npos);
   // Header only.
   EXPECT_NE(message_of(header).find("p.csv:1: the metric table has no rows"), std::string::npos);
@@ -137,12 +132,10 @@ TEST(NvprofImporter, MalformedInputNamesFileLineAndProblem) {
 }
 
 TEST(NvprofImporter, InconsistentRowsAreErrors) {
-  EXPECT_NE(message_of(header + row("k()", 1, "inst_fp_32", "1") +
-                       row("k()", 2, "inst_fp_64", "1"))
+  EXPECT_NE(message_of(header + row("k()", 1, "inst_fp_32", "1") + row("k()", 2, "inst_fp_64", "1"))
                 .find("p.csv:3: kernel 'k()' has 2 invocations here but 1 on line 2"),
             std::string::npos);
-  EXPECT_NE(message_of(header + row("k()", 1, "inst_fp_32", "1") +
-                       row("k()", 1, "inst_fp_32", "1"))
+  EXPECT_NE(message_of(header + row("k()", 1, "inst_fp_32", "1") + row("k()", 1, "inst_fp_32", "1"))
                 .find("p.csv:3: metric inst_fp_32 of kernel 'k()' appears again (first on line 2)"),
             std::string::npos);
   EXPECT_NE(message_of(header + row("k()", 1, "inst_fp_32", "1") +

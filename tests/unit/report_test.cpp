@@ -40,8 +40,8 @@ TEST(Report, JsonCarriesTheContractFields) {
   const auto& k = j["kernels"][0];
   EXPECT_EQ(k["name"], "void axpy<float>(int, float*)");
   EXPECT_EQ(k["invocations"], 2);
-  for (const char* key : {"K_type", "W_comp", "W_traf", "E_mix", "D_ops", "D_ldst", "D_other",
-                          "O_krn"}) {
+  for (const char* key :
+       {"K_type", "W_comp", "W_traf", "E_mix", "D_ops", "D_ldst", "D_other", "O_krn"}) {
     EXPECT_TRUE(k["params"].contains(key)) << key;
   }
   EXPECT_EQ(k["params"]["model"], "roofline");

@@ -35,7 +35,7 @@ struct device {
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;
   std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from
-  std::string origin;         ///< "built-in" or the file it was read from
+  std::string origin; ///< "built-in" or the file it was read from
 };
 
 /// Parse and validate `perfgate-device/1` JSON text: the schema tag, id, name, a known vendor

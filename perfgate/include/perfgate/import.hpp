@@ -13,11 +13,11 @@ namespace perfgate {
 
 /// Formats perfgate reads.
 enum class profile_format {
-  detect,          ///< decide from the file's content
-  nvprof_csv,      ///< `nvprof --csv --metrics ...` (per-invocation Min/Max/Avg table)
-  ncu_csv_raw,     ///< `ncu --csv --page raw` (a row per launch, a column per metric)
-  ncu_csv,         ///< `ncu --csv` details layout (a row per metric)
-  perfgate_json,   ///< `perfgate-profile/1`
+  detect,        ///< decide from the file's content
+  nvprof_csv,    ///< `nvprof --csv --metrics ...` (per-invocation Min/Max/Avg table)
+  ncu_csv_raw,   ///< `ncu --csv --page raw` (a row per launch, a column per metric)
+  ncu_csv,       ///< `ncu --csv` details layout (a row per metric)
+  perfgate_json, ///< `perfgate-profile/1`
 };
 
 /// Detect the format of a file's text; throws input_error naming `file` when it is none we know.

@@ -21,9 +21,9 @@ enum class kernel_type { fp32, fp64, integer };
 enum class bound_class { memory, compute };
 enum class model_kind { quantitative, roofline };
 
-[[nodiscard]] std::string_view to_string(kernel_type t);  ///< "fp32", "fp64", "int"
-[[nodiscard]] std::string_view to_string(bound_class b);  ///< "memory", "compute"
-[[nodiscard]] std::string_view to_string(model_kind m);   ///< "quantitative", "roofline"
+[[nodiscard]] std::string_view to_string(kernel_type t); ///< "fp32", "fp64", "int"
+[[nodiscard]] std::string_view to_string(bound_class b); ///< "memory", "compute"
+[[nodiscard]] std::string_view to_string(model_kind m);  ///< "quantitative", "roofline"
 
 /// The model's counter inputs (MODEL.md symbols). Instruction counts are thread-level except
 /// M_inst (warp-level); traffic in bytes.

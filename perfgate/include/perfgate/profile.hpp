@@ -26,13 +26,13 @@ inline constexpr std::string_view inst_fp64_fma = "inst_fp64_fma"; ///< M_fma64
 inline constexpr std::string_view inst_integer = "inst_integer";   ///< M_int
 inline constexpr std::string_view inst_ldst = "inst_ldst";         ///< M_ldst
 inline constexpr std::string_view warp_inst_executed = "warp_inst_executed"; ///< M_inst
-inline constexpr std::string_view dram_read_bytes = "dram_read_bytes";   ///< 32 x M_tran_r
-inline constexpr std::string_view dram_write_bytes = "dram_write_bytes"; ///< 32 x M_tran_w
+inline constexpr std::string_view dram_read_bytes = "dram_read_bytes";       ///< 32 x M_tran_r
+inline constexpr std::string_view dram_write_bytes = "dram_write_bytes";     ///< 32 x M_tran_w
 
 /// Every counter the quantitative model needs, in the order error messages list them.
 inline constexpr std::array<std::string_view, 9> model_inputs = {
-    inst_fp32,    inst_fp32_fma,      inst_fp64,       inst_fp64_fma,   inst_integer,
-    inst_ldst,    warp_inst_executed, dram_read_bytes, dram_write_bytes};
+    inst_fp32, inst_fp32_fma,      inst_fp64,       inst_fp64_fma,   inst_integer,
+    inst_ldst, warp_inst_executed, dram_read_bytes, dram_write_bytes};
 } // namespace counter
 
 /// Grid and block dimensions of a launch.
@@ -69,9 +69,9 @@ struct kernel_profile {
   std::string name; ///< full name as the tool printed it (signature, templates, commas kept)
   std::uint64_t invocations = 1;
   std::map<std::string, double, std::less<>> counters; ///< canonical name -> total
-  std::optional<launch_config> launch;    ///< of the first invocation, when known
-  std::optional<duration_stats> duration; ///< measured times, when known
-  std::optional<declared_work> work;      ///< declared work, when the source declares it
+  std::optional<launch_config> launch;                 ///< of the first invocation, when known
+  std::optional<duration_stats> duration;              ///< measured times, when known
+  std::optional<declared_work> work; ///< declared work, when the source declares it
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
 };

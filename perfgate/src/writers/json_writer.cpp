@@ -13,10 +13,14 @@ namespace {
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json params_json(const kernel_params& k) {
-  return {{"model", to_string(k.model)},   {"K_type", to_string(k.K_type)},
-          {"W_comp", k.W_comp},            {"W_traf", k.W_traf},
-          {"E_mix", optional_number(k.E_mix)}, {"D_ops", optional_number(k.D_ops)},
-          {"D_ldst", optional_number(k.D_ldst)}, {"D_other", optional_number(k.D_other)},
+  return {{"model", to_string(k.model)},
+          {"K_type", to_string(k.K_type)},
+          {"W_comp", k.W_comp},
+          {"W_traf", k.W_traf},
+          {"E_mix", optional_number(k.E_mix)},
+          {"D_ops", optional_number(k.D_ops)},
+          {"D_ldst", optional_number(k.D_ldst)},
+          {"D_other", optional_number(k.D_other)},
           {"O_krn", k.O_krn}};
 }
 
@@ -43,13 +47,13 @@ json measured_json(const std::optional<measurement>& m) {
     return nullptr;
   }
   const auto& s = m->stats;
-  return {{"time_s", m->time_s}, {"samples", s.samples}, {"mean_s", s.mean_s},
-          {"median_s", s.median_s}, {"min_s", s.min_s},  {"max_s", s.max_s},
+  return {{"time_s", m->time_s},    {"samples", s.samples}, {"mean_s", s.mean_s},
+          {"median_s", s.median_s}, {"min_s", s.min_s},     {"max_s", s.max_s},
           {"stddev_s", s.stddev_s}};
 }
 
 json device_json(const device& d) {
-  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops}, {"fp64_gflops", d.peaks.fp64_gflops},
+  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops},   {"fp64_gflops", d.peaks.fp64_gflops},
                 {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
                 {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
   return {{"id", d.id},         {"name", d.name},     {"vendor", d.vendor},

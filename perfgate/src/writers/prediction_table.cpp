@@ -22,8 +22,8 @@ std::string kernel_summary(const kernel_report& k) {
 
 table prediction_table(const kernel_report& k, const std::vector<device>& devices) {
   table t;
-  t.header = {"device", "T_op", "E_instr", "T'_op", "B_mem", "O_dev", "bound",
-              "T_pred", "predicted", "peaks"};
+  t.header = {"device", "T_op",  "E_instr", "T'_op",     "B_mem",
+              "O_dev",  "bound", "T_pred",  "predicted", "peaks"};
   t.right_aligned = {false, true, true, true, true, true, false, true, true, false};
   for (std::size_t i = 0; i < k.predictions.size(); ++i) {
     const auto& p = k.predictions[i];
