@@ -3,6 +3,7 @@
 # downloaded at configure time.
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
+find_package(Threads REQUIRED)
 if(PERFGATE_WITH_TESTS)
   find_package(GTest 1.11 REQUIRED)
 endif()

@@ -15,6 +15,7 @@ using action = std::function<int()>;
 
 action add_predict_command(CLI::App& app, const std::vector<std::string>& argv);
 action add_devices_command(CLI::App& app);
+action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

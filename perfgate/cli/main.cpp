@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto predict = perfgate::cli::add_predict_command(app, args);
   auto devices = perfgate::cli::add_devices_command(app);
+  auto calibrate = perfgate::cli::add_calibrate_command(app, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -26,6 +27,9 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("devices")) {
       return devices();
+    }
+    if (app.got_subcommand("calibrate")) {
+      return calibrate();
     }
   } catch (const perfgate::error& e) {
     std::cerr << "perfgate: "

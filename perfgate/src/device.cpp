@@ -38,6 +38,36 @@ std::string checked_choice(const detail::json_fields& f, std::string_view key,
   }
   return v;
 }
+constexpr std::array<std::string_view, 6> required_peaks = {
+    "fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst", "dram_gbs"};
+
+// The six required peaks, each present, numeric and positive; other keys of `peaks` go to
+// `extra` (when given) and must be positive numbers too.
+device_peaks read_peaks(const detail::json_fields& f,
+                        std::map<std::string, double, std::less<>>* extra) {
+  device_peaks p;
+  p.fp32_gflops = f.positive("fp32_gflops");
+  p.fp64_gflops = f.positive("fp64_gflops");
+  p.int_mad_gops = f.positive("int_mad_gops");
+  p.int_add_gops = f.positive("int_add_gops");
+  p.ldst_ginst = f.positive("ldst_ginst");
+  p.dram_gbs = f.positive("dram_gbs");
+  for (const auto& [key, value] : f.raw().items()) {
+    if (std::find(required_peaks.begin(), required_peaks.end(), key) == required_peaks.end()) {
+      const double v = f.positive(key);
+      if (extra != nullptr) {
+        (*extra)[key] = v;
+      }
+    }
+  }
+  return p;
+}
+
+json peaks_json(const device_peaks& p) {
+  return {{"fp32_gflops", p.fp32_gflops},   {"fp64_gflops", p.fp64_gflops},
+          {"int_mad_gops", p.int_mad_gops}, {"int_add_gops", p.int_add_gops},
+          {"ldst_ginst", p.ldst_ginst},     {"dram_gbs", p.dram_gbs}};
+}
 } // namespace
 
 device device_from_json(std::string_view text, const std::string& file) {
@@ -63,19 +93,12 @@ device device_from_json(std::string_view text, const std::string& file) {
   }
   d.warp_size = static_cast<int>(warp);
 
-  const auto peaks = root.object("peaks");
-  d.peaks.fp32_gflops = peaks.positive("fp32_gflops");
-  d.peaks.fp64_gflops = peaks.positive("fp64_gflops");
-  d.peaks.int_mad_gops = peaks.positive("int_mad_gops");
-  d.peaks.int_add_gops = peaks.positive("int_add_gops");
-  d.peaks.ldst_ginst = peaks.positive("ldst_ginst");
-  d.peaks.dram_gbs = peaks.positive("dram_gbs");
-  for (const auto& [key, value] : peaks.raw().items()) {
-    static constexpr std::array<std::string_view, 6> required = {
-        "fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst", "dram_gbs"};
-    if (std::find(required.begin(), required.end(), key) == required.end()) {
-      d.extra_peaks[key] = peaks.positive(key);
-    }
+  d.peaks = read_peaks(root.object("peaks"), &d.extra_peaks);
+  if (root.has("peaks_one_core")) {
+    d.one_core_peaks = read_peaks(root.object("peaks_one_core"), nullptr);
+  }
+  if (root.has("compute_units")) {
+    d.compute_units = root.count("compute_units");
   }
   if (root.has("provenance")) {
     const auto prov = root.object("provenance");
@@ -93,15 +116,19 @@ device device_from_json(std::string_view text, const std::string& file) {
 }
 
 std::string device_to_json(const device& d) {
-  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops},   {"fp64_gflops", d.peaks.fp64_gflops},
-                {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
-                {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
+  json peaks = peaks_json(d.peaks);
   for (const auto& [k, v] : d.extra_peaks) {
     peaks[k] = v;
   }
   json j = {{"schema", device_schema}, {"id", d.id},     {"name", d.name},
             {"vendor", d.vendor},      {"kind", d.kind}, {"warp_size", d.warp_size},
             {"source", d.source},      {"peaks", peaks}};
+  if (d.compute_units > 0) {
+    j["compute_units"] = d.compute_units;
+  }
+  if (d.one_core_peaks) {
+    j["peaks_one_core"] = peaks_json(*d.one_core_peaks);
+  }
   json prov = {{"how", d.provenance_how}};
   if (!d.provenance_date.empty()) {
     prov["date"] = d.provenance_date;

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 # Regenerates the thesis profiles into SCRATCH and fails when they differ from the committed ones.
+cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${SCRATCH}")
 execute_process(COMMAND "${PYTHON}" "${SCRIPT}" "${DATA}" "${SCRATCH}" RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

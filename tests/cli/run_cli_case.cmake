@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: Apache-2.0
 # Runs one `perfgate` command line and checks its exit code and output.
-#   cmake -DCOMMAND=<;-list> -DEXPECT_CODE=<n> [-DEXPECT_REGEX=<regex>] [-DEXPECT_FILE=<path>]
+#   cmake -DCOMMAND=<;-list> -DEXPECT_CODE=<n>[,<n>...] [-DEXPECT_REGEX=<regex>]
+#         [-DEXPECT_FILE=<path>]
 #         [-DWORKING_DIRECTORY=<dir>] -P run_cli_case.cmake
 # The regex is matched against stdout and stderr together.
+cmake_minimum_required(VERSION 3.25)
 if(DEFINED EXPECT_FILE)
   file(REMOVE "${EXPECT_FILE}")
 endif()
@@ -10,7 +12,8 @@ execute_process(COMMAND ${COMMAND}
   RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err
   WORKING_DIRECTORY "${WORKING_DIRECTORY}")
 string(JOIN " " shown ${COMMAND})
-if(NOT "${result}" STREQUAL "${EXPECT_CODE}")
+string(REPLACE "," ";" expected_codes "${EXPECT_CODE}")
+if(NOT "${result}" IN_LIST expected_codes)
   message(FATAL_ERROR "perfgate exited with ${result}, expected ${EXPECT_CODE}\n"
     "  Command: ${shown}\n  Stdout: ${out}\n  Stderr: ${err}")
 endif()

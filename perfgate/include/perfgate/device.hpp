@@ -5,8 +5,10 @@
 /// wrote. Rates are in units of 1e9 per second.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +33,10 @@ struct device {
   int warp_size = 32; ///< 32 on NVIDIA, 64 for an AMD wavefront, 1 for a CPU
   std::string source; ///< "measured" or "datasheet"
   device_peaks peaks;
+  /// CPU only: the peaks of one core, for single-threaded code (a one-thread benchmark must be
+  /// held to one core's roof, not the socket's). Empty for GPUs.
+  std::optional<device_peaks> one_core_peaks;
+  std::uint64_t compute_units = 0;                        ///< SMs, CUs or CPU cores; 0 when unknown
   std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;

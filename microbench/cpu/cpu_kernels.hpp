@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// The innermost loops of the CPU micro-benchmarks. Each returns a value derived from all its
+// accumulators so the compiler cannot drop the work; each reports how much work it did.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace perfgate::microbench {
+
+/// The vector ISA the compute kernels use on this CPU: "avx512f", "avx2+fma" or "generic".
+[[nodiscard]] std::string compute_isa();
+
+/// Operations done per call with `iterations` (FMA = 2, MAD = 2, add = 1, per lane).
+[[nodiscard]] double fp32_fma_ops(std::uint64_t iterations);
+[[nodiscard]] double fp64_fma_ops(std::uint64_t iterations);
+[[nodiscard]] double int_add_ops(std::uint64_t iterations);
+[[nodiscard]] double int_mad_ops(std::uint64_t iterations);
+
+double fp32_fma(std::uint64_t iterations);
+double fp64_fma(std::uint64_t iterations);
+double int_add(std::uint64_t iterations);
+double int_mad(std::uint64_t iterations);
+
+/// Loads and stores from L1: per pass over `bytes` of each of three 32-bit arrays, two loads and
+/// one store per element. Returns the 32-bit lanes moved.
+double l1_load_store(float* a, float* b, float* c, std::size_t elements, std::uint64_t passes);
+
+// DRAM kernels over [begin, end) of their arrays (STREAM conventions: bytes read plus bytes
+// written, no write-allocate traffic counted).
+double stream_read(const double* a, std::size_t n);
+void stream_write(double* a, std::size_t n, double value);
+void stream_copy(double* c, const double* a, std::size_t n);
+void stream_triad(double* a, const double* b, const double* c, double scalar, std::size_t n);
+
+} // namespace perfgate::microbench

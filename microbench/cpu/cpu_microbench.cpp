@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cpu_microbench.hpp"
+
+#include "cpu_kernels.hpp"
+#include "cpu_topology.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <numeric>
+
+namespace perfgate::microbench {
+
+namespace {
+
+struct plan {
+  double target_s;           ///< length of one timed repetition
+  std::uint64_t repetitions; ///< timed, after one warm-up
+};
+
+struct free_deleter {
+  void operator()(void* p) const { std::free(p); }
+};
+template <class T> using buffer = std::unique_ptr<T[], free_deleter>;
+
+template <class T> buffer<T> allocate(std::size_t n) {
+  const std::size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+  auto* p = static_cast<T*>(std::aligned_alloc(64, bytes));
+  if (p == nullptr) {
+    throw std::bad_alloc();
+  }
+  return buffer<T>(p);
+}
+
+microbench_result summarize(std::string key, std::string scope, std::size_t threads,
+                            std::vector<double> rates, std::string note) {
+  std::sort(rates.begin(), rates.end());
+  microbench_result r;
+  r.key = std::move(key);
+  r.scope = std::move(scope);
+  r.threads = threads;
+  r.repetitions = rates.size();
+  r.min = rates.front();
+  r.max = rates.back();
+  r.best = r.max;
+  const auto n = rates.size();
+  r.median = n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+  r.note = std::move(note);
+  return r;
+}
+
+// A compute kernel: iterations are sized on one thread so a repetition lasts about target_s.
+microbench_result compute_benchmark(const std::string& key, const std::string& scope,
+                                    const std::vector<int>& cpus, const plan& p,
+                                    double (*kernel)(std::uint64_t), double (*ops)(std::uint64_t),
+                                    const std::string& note) {
+  std::uint64_t iterations = 1 << 12;
+  for (;;) {
+    const double t = run_pinned({cpus.front()}, [&](std::size_t) {
+      volatile double sink = kernel(iterations);
+      (void)sink;
+    });
+    if (t > p.target_s / 8 || iterations > (1ULL << 40)) {
+      iterations = static_cast<std::uint64_t>(static_cast<double>(iterations) * p.target_s / t);
+      break;
+    }
+    iterations *= 4;
+  }
+  iterations = std::max<std::uint64_t>(iterations, 1);
+  std::vector<double> rates;
+  for (std::uint64_t rep = 0; rep <= p.repetitions; ++rep) {
+    const double t = run_pinned(cpus, [&](std::size_t) {
+      volatile double sink = kernel(iterations);
+      (void)sink;
+    });
+    if (rep > 0) { // repetition 0 is the warm-up
+      rates.push_back(ops(iterations) * static_cast<double>(cpus.size()) / t / 1e9);
+    }
+  }
+  return summarize(key, scope, cpus.size(), std::move(rates), note);
+}
+
+microbench_result l1_benchmark(const std::string& scope, const std::vector<int>& cpus,
+                               const plan& p) {
+  // Three arrays of 1536 floats (18 KiB) per thread stay in any L1 data cache of 32 KiB or more.
+  constexpr std::size_t elements = 1536;
+  std::vector<buffer<float>> arrays(3 * cpus.size());
+  run_pinned(cpus, [&](std::size_t th) { // each thread allocates and touches its own arrays
+    for (std::size_t j = 0; j < 3; ++j) {
+      arrays[3 * th + j] = allocate<float>(elements);
+      std::fill_n(arrays[3 * th + j].get(), elements, static_cast<float>(j));
+    }
+  });
+  std::uint64_t passes = 1 << 10;
+  std::vector<double> rates;
+  for (std::uint64_t rep = 0; rep <= p.repetitions + 1; ++rep) {
+    std::vector<double> lanes(cpus.size());
+    const double t = run_pinned(cpus, [&](std::size_t th) {
+      lanes[th] = l1_load_store(arrays[3 * th].get(), arrays[3 * th + 1].get(),
+                                arrays[3 * th + 2].get(), elements, passes);
+    });
+    if (rep == 0) { // sizing run
+      passes = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(static_cast<double>(passes) * p.target_s / t));
+      continue;
+    }
+    if (rep > 1) { // rep 1 is the warm-up at full size
+      rates.push_back(std::accumulate(lanes.begin(), lanes.end(), 0.0) / t / 1e9);
+    }
+  }
+  return summarize("ldst_ginst", scope, cpus.size(), std::move(rates),
+                   "32-bit lanes loaded or stored per second from L1 (2 loads + 1 store)");
+}
+
+// The four STREAM kernels over arrays of `n` doubles split evenly across the threads; each
+// thread first-touches its own part so pages sit near the core that streams them.
+std::vector<microbench_result> dram_benchmarks(const std::string& scope,
+                                               const std::vector<int>& cpus, std::size_t n,
+                                               const plan& p) {
+  auto a = allocate<double>(n), b = allocate<double>(n), c = allocate<double>(n);
+  const std::size_t threads = cpus.size();
+  auto part = [&](std::size_t t) {
+    const std::size_t chunk = (n / threads + 7) / 8 * 8;
+    const std::size_t begin = std::min(n, t * chunk);
+    return std::pair{begin, std::min(n, begin + chunk)};
+  };
+  run_pinned(cpus, [&](std::size_t t) {
+    const auto [begin, end] = part(t);
+    std::fill(a.get() + begin, a.get() + end, 1.0);
+    std::fill(b.get() + begin, b.get() + end, 2.0);
+    std::fill(c.get() + begin, c.get() + end, 0.5);
+  });
+  const double bytes = static_cast<double>(n) * sizeof(double);
+  struct kernel {
+    const char* key;
+    double bytes_per_element;
+    std::function<void(std::size_t, std::size_t)> body;
+    const char* note;
+  };
+  volatile double sink = 0;
+  const kernel kernels[] = {
+      {"dram_read_gbs", 1,
+       [&](std::size_t b0, std::size_t e) { sink = stream_read(a.get() + b0, e - b0); },
+       "sum of an array: bytes read"},
+      {"dram_write_gbs", 1,
+       [&](std::size_t b0, std::size_t e) { stream_write(c.get() + b0, e - b0, 3.0); },
+       "fill an array: bytes written (write-allocate traffic not counted, as STREAM)"},
+      {"dram_copy_gbs", 2,
+       [&](std::size_t b0, std::size_t e) { stream_copy(c.get() + b0, a.get() + b0, e - b0); },
+       "c = a: bytes read + bytes written"},
+      {"dram_triad_gbs", 3,
+       [&](std::size_t b0, std::size_t e) {
+         stream_triad(a.get() + b0, b.get() + b0, c.get() + b0, 3.0, e - b0);
+       },
+       "a = b + s c (STREAM triad): bytes read + bytes written"},
+  };
+  std::vector<microbench_result> out;
+  for (const auto& k : kernels) {
+    std::vector<double> rates;
+    for (std::uint64_t rep = 0; rep <= p.repetitions; ++rep) {
+      const double t = run_pinned(cpus, [&](std::size_t th) {
+        const auto [begin, end] = part(th);
+        k.body(begin, end);
+      });
+      if (rep > 0) {
+        rates.push_back(k.bytes_per_element * bytes / t / 1e9);
+      }
+    }
+    out.push_back(summarize(k.key, scope, threads, std::move(rates), k.note));
+  }
+  return out;
+}
+
+std::string format_line(std::size_t step, std::size_t steps, const microbench_result& r) {
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "[%2zu/%zu] %-15s %-3s core%s %10.2f (median %.2f, spread %.1f%%)", step, steps,
+                r.key.c_str(), r.scope == "one" ? "one" : "all", r.scope == "one" ? " " : "s",
+                r.best, r.median, 100.0 * r.spread());
+  return line;
+}
+
+} // namespace
+
+microbench_run run_cpu_microbench(const cpu_options& options) {
+  const plan p = options.quick ? plan{0.002, 2} : plan{0.08, 9};
+  const cpu_facts facts = read_cpu_facts();
+  microbench_run run;
+  run.backend = "cpu";
+  run.quick = options.quick;
+  run.dev.name = facts.model;
+  run.dev.vendor = facts.vendor;
+  run.dev.kind = "cpu";
+  run.dev.arch = compute_isa();
+  run.dev.compute_units = facts.cpus.size();
+  run.dev.warp_size = 1;
+  run.dev.clock_mhz_before = facts.mhz;
+
+  // STREAM's rule: each array at least 4x the largest cache (and 64 MiB), so DRAM is measured.
+  const std::size_t llc = facts.llc_bytes > 0 ? facts.llc_bytes : (32u << 20);
+  const std::size_t n =
+      options.quick ? (1u << 16) : std::max<std::size_t>(4 * llc, 64u << 20) / sizeof(double);
+
+  const std::vector<std::pair<std::string, std::vector<int>>> scopes = {
+      {"one", {facts.cpus.front()}}, {"all", facts.cpus}};
+  const std::size_t steps = scopes.size() * 9;
+  std::size_t step = 0;
+  auto report = [&](const microbench_result& r) {
+    run.results.push_back(r);
+    if (options.progress) {
+      options.progress(format_line(++step, steps, r));
+    }
+  };
+  const std::string isa = compute_isa();
+  for (const auto& [scope, cpus] : scopes) {
+    report(compute_benchmark("fp32_gflops", scope, cpus, p, fp32_fma, fp32_fma_ops,
+                             isa + " FMA, 12 independent chains; FMA = 2 flops"));
+    report(compute_benchmark("fp64_gflops", scope, cpus, p, fp64_fma, fp64_fma_ops,
+                             isa + " FMA, 12 independent chains; FMA = 2 flops"));
+    report(compute_benchmark("int_mad_gops", scope, cpus, p, int_mad, int_mad_ops,
+                             isa + " 32-bit multiply-low + add; MAD = 2 ops"));
+    report(compute_benchmark("int_add_gops", scope, cpus, p, int_add, int_add_ops,
+                             isa + " 32-bit add; 1 op"));
+    report(l1_benchmark(scope, cpus, p));
+    for (const auto& r : dram_benchmarks(scope, cpus, n, p)) {
+      report(r);
+    }
+  }
+  run.dev.clock_mhz_after = mean_cpu_mhz(facts.cpus);
+  return run;
+}
+
+} // namespace perfgate::microbench

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cpu_topology.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <pthread.h>
+#include <sched.h>
+
+namespace perfgate::microbench {
+
+namespace {
+std::string trim(std::string s) {
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t\r\n") + 1);
+  return s;
+}
+
+// "32K" / "1024K" / "32M" -> bytes
+std::size_t parse_cache_size(const std::string& s) {
+  std::size_t v = 0;
+  std::size_t i = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+    v = v * 10 + static_cast<std::size_t>(s[i++] - '0');
+  }
+  const char unit = i < s.size() ? s[i] : 'B';
+  return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : unit == 'G' ? v << 30 : v;
+}
+
+void pin_to(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+} // namespace
+
+std::optional<double> mean_cpu_mhz(const std::vector<int>& cpus) {
+  // cpufreq is the live clock where the kernel exposes it; /proc/cpuinfo otherwise.
+  double sum = 0;
+  std::size_t n = 0;
+  for (int cpu : cpus) {
+    std::ifstream f("/sys/devices/system/cpu/cpu" + std::to_string(cpu) +
+                    "/cpufreq/scaling_cur_freq");
+    double khz = 0;
+    if (f >> khz && khz > 0) {
+      sum += khz / 1000.0;
+      ++n;
+    }
+  }
+  if (n > 0) {
+    return sum / static_cast<double>(n);
+  }
+  std::ifstream info("/proc/cpuinfo");
+  std::string line;
+  int cpu = -1;
+  while (std::getline(info, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) {
+      continue;
+    }
+    const std::string key = trim(line.substr(0, colon));
+    if (key == "processor") {
+      cpu = std::stoi(line.substr(colon + 1));
+    } else if (key == "cpu MHz" && std::find(cpus.begin(), cpus.end(), cpu) != cpus.end()) {
+      sum += std::stod(line.substr(colon + 1));
+      ++n;
+    }
+  }
+  if (n == 0) {
+    return std::nullopt;
+  }
+  return sum / static_cast<double>(n);
+}
+
+cpu_facts read_cpu_facts() {
+  cpu_facts f;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &set)) {
+        f.cpus.push_back(c);
+      }
+    }
+  }
+  if (f.cpus.empty()) {
+    f.cpus.push_back(0);
+  }
+  std::ifstream info("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(info, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) {
+      continue;
+    }
+    const std::string key = trim(line.substr(0, colon));
+    const std::string value = trim(line.substr(colon + 1));
+    if (key == "model name" && f.model.empty()) {
+      f.model = value;
+    } else if (key == "vendor_id" && f.vendor.empty()) {
+      f.vendor = value == "GenuineIntel" ? "intel" : value == "AuthenticAMD" ? "amd" : "";
+    } else if (key == "CPU implementer" && f.vendor.empty()) {
+      f.vendor = "arm";
+    }
+  }
+  if (f.model.empty()) {
+    f.model = "unknown CPU";
+  }
+  if (f.vendor.empty()) {
+    f.vendor = "arm"; // non-x86 Linux without a vendor_id line
+  }
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(f.cpus.front()) +
+                            "/cache/index" + std::to_string(index);
+    std::ifstream size(dir + "/size");
+    std::string s;
+    if (size >> s) {
+      f.llc_bytes = std::max(f.llc_bytes, parse_cache_size(s));
+    }
+  }
+  f.mhz = mean_cpu_mhz(f.cpus);
+  return f;
+}
+
+double run_pinned(const std::vector<int>& cpus, const std::function<void(std::size_t)>& body) {
+  std::atomic<std::size_t> ready{0};
+  std::atomic<bool> go{false};
+  std::vector<std::chrono::steady_clock::time_point> ends(cpus.size());
+  std::vector<std::thread> threads;
+  threads.reserve(cpus.size());
+  for (std::size_t t = 0; t < cpus.size(); ++t) {
+    threads.emplace_back([&, t] {
+      pin_to(cpus[t]);
+      ready.fetch_add(1);
+      while (!go.load(std::memory_order_acquire)) {
+      }
+      body(t);
+      ends[t] = std::chrono::steady_clock::now();
+    });
+  }
+  while (ready.load() != cpus.size()) {
+    std::this_thread::yield();
+  }
+  const auto start = std::chrono::steady_clock::now();
+  go.store(true, std::memory_order_release);
+  for (auto& th : threads) {
+    th.join();
+  }
+  const auto end = *std::max_element(ends.begin(), ends.end());
+  return std::chrono::duration<double>(end - start).count();
+}
+
+} // namespace perfgate::microbench

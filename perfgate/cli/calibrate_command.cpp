@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// perfgate calibrate [--backend auto|cuda|hip|cpu] [--device-index N] [--id ID] [--quick] -o FILE
+#include <perfgate/calibration.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+
+#include "commands.hpp"
+#include "cpu_microbench.hpp"
+#include "src/subprocess.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+namespace perfgate::cli {
+
+namespace {
+namespace fs = std::filesystem;
+
+// The GPU micro-benchmark executable: beside this `perfgate`, in PERFGATE_MICROBENCH_DIR, or
+// on PATH.
+std::optional<fs::path> find_microbench(const std::string& name) {
+  std::vector<fs::path> dirs;
+  if (const char* dir = std::getenv("PERFGATE_MICROBENCH_DIR")) {
+    dirs.emplace_back(dir);
+  }
+  std::error_code ec;
+  const auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    dirs.push_back(self.parent_path());
+  }
+  if (const char* path = std::getenv("PATH")) {
+    std::string p = path;
+    for (std::size_t start = 0; start <= p.size();) {
+      const auto end = std::min(p.find(':', start), p.size());
+      if (end > start) {
+        dirs.emplace_back(p.substr(start, end - start));
+      }
+      start = end + 1;
+    }
+  }
+  for (const auto& d : dirs) {
+    const auto candidate = d / name;
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
+microbench_run run_gpu_microbench(const std::string& backend, int device_index, bool quick) {
+  const std::string name = "perfgate-microbench-" + backend;
+  const auto exe = find_microbench(name);
+  if (!exe) {
+    throw skip_error("no " + backend + " micro-benchmarks: " + name +
+                     " was not built (perfgate was configured without " +
+                     (backend == "cuda" ? "a CUDA toolkit" : "HIP") + ")");
+  }
+  const fs::path out =
+      fs::temp_directory_path() / ("perfgate-microbench-" + std::to_string(::getpid()) + ".json");
+  std::vector<std::string> argv = {exe->string(), "--device-index", std::to_string(device_index),
+                                   "-o", out.string()};
+  if (quick) {
+    argv.emplace_back("--quick");
+  }
+  detail::process_options opt;
+  opt.on_stderr_line = [](std::string_view line) { std::cerr << "  " << line << "\n"; };
+  const auto result = detail::run_process(argv, opt);
+  if (result.exit_code == 77) {
+    fs::remove(out);
+    throw skip_error(result.last_stderr_line.empty() ? name + ": no usable GPU"
+                                                     : result.last_stderr_line);
+  }
+  if (result.exit_code != 0) {
+    fs::remove(out);
+    throw target_error(name + " " + result.describe() +
+                       (result.last_stderr_line.empty() ? "" : ": " + result.last_stderr_line));
+  }
+  const std::string text = read_text_file(out);
+  fs::remove(out);
+  return microbench_run_from_json(text, name + " output");
+}
+} // namespace
+
+action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv) {
+  struct options {
+    std::string backend = "auto";
+    int device_index = 0;
+    std::string id;
+    bool quick = false;
+    std::string output;
+  };
+  auto opt = std::make_shared<options>();
+  auto* cmd = app.add_subcommand(
+      "calibrate", "Measure this machine's peaks with micro-benchmarks and write a device file");
+  cmd->add_option("--backend", opt->backend,
+                  "What to measure: cuda or hip (a GPU), cpu, or auto (the GPU if there is one, "
+                  "else the CPU)")
+      ->check(CLI::IsMember({"auto", "cuda", "hip", "cpu"}))
+      ->capture_default_str();
+  cmd->add_option("--device-index", opt->device_index, "GPU to measure (cuda, hip)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("--id", opt->id,
+                  "Device id to write (default local-cpu, local-cuda-N or local-hip-N)");
+  cmd->add_flag("--quick", opt->quick,
+                "Tiny sizes and few repetitions: checks the benchmarks run, measures nothing");
+  cmd->add_option("-o,--output", opt->output, "perfgate-device/1 file to write (atomically)")
+      ->required();
+  return [opt, argv]() {
+    microbench_run run;
+    std::vector<std::string> order = {opt->backend};
+    if (opt->backend == "auto") {
+      order = {"cuda", "hip", "cpu"};
+    }
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const std::string& backend = order[i];
+      std::cerr << "perfgate calibrate: " << backend << " micro-benchmarks"
+                << (backend == "cpu" ? "" : " on device " + std::to_string(opt->device_index))
+                << (opt->quick ? " (quick: a smoke run, not a measurement)" : "") << "\n";
+      try {
+        if (backend == "cpu") {
+          microbench::cpu_options cpu;
+          cpu.quick = opt->quick;
+          cpu.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+          run = microbench::run_cpu_microbench(cpu);
+        } else {
+          run = run_gpu_microbench(backend, opt->device_index, opt->quick);
+        }
+        break;
+      } catch (const skip_error& e) {
+        if (i + 1 == order.size()) {
+          throw;
+        }
+        std::cerr << "perfgate calibrate: skipping " << backend << ": " << e.what() << "\n";
+      }
+    }
+    std::string id = opt->id;
+    if (id.empty()) {
+      id = run.backend == "cpu" ? "local-cpu"
+                                : "local-" + run.backend + "-" + std::to_string(run.dev.index);
+    }
+    const device d = device_from_microbench(run, id);
+    emit(calibration_to_json(d, run, argv), opt->output);
+    std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
+              << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM " << d.peaks.dram_gbs
+              << " GB/s\n";
+    return 0;
+  };
+}
+
+} // namespace perfgate::cli

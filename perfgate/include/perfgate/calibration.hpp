@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Micro-benchmark results (`perfgate-microbench/1`) and how `perfgate calibrate` turns them
+/// into a measured device (`perfgate-device/1`). The GPU micro-benchmarks are separate
+/// executables that print this format; the CPU ones run in-process and fill the same types.
+#pragma once
+
+#include <perfgate/device.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// One benchmark: the rates of its timed repetitions (after a warm-up), in 1e9 per second.
+struct microbench_result {
+  std::string key;   ///< the peak it measures: "fp32_gflops", "dram_triad_gbs", ...
+  std::string scope; ///< "all" (every core / the whole GPU) or "one" (one CPU core)
+  std::uint64_t threads = 0;
+  std::uint64_t repetitions = 0;
+  double best = 0; ///< highest rate: the peak
+  double median = 0;
+  double min = 0;
+  double max = 0;
+  std::string note; ///< how the work is counted ("FMA = 2 flops")
+
+  /// (max - min) / max: how much the repetitions disagree.
+  [[nodiscard]] double spread() const { return max > 0 ? (max - min) / max : 0; }
+};
+
+/// One point of the operational-intensity sweep (the measured roofline).
+struct microbench_sweep_point {
+  double fma_per_element = 0;
+  double intensity_flop_per_byte = 0;
+  double gflops = 0;
+  double gbs = 0;
+};
+
+/// The device a run measured.
+struct microbench_device {
+  std::string name;
+  std::string vendor; ///< "nvidia", "amd", "intel", "arm"
+  std::string kind;   ///< "gpu" or "cpu"
+  std::string arch;   ///< "sm_90", "gfx90a", "x86-64 avx512f", ...
+  std::uint64_t index = 0;
+  std::uint64_t compute_units = 0; ///< SMs, CUs or CPU cores used
+  int warp_size = 1;
+  std::optional<double> clock_mhz_before;
+  std::optional<double> clock_mhz_after;
+  std::string throttle_reasons;
+};
+
+/// A whole micro-benchmark run.
+struct microbench_run {
+  std::string backend; ///< "cuda", "hip", "cpu"
+  bool quick = false;  ///< a smoke run at tiny sizes: its numbers are not peaks
+  microbench_device dev;
+  std::vector<microbench_result> results;
+  std::vector<microbench_sweep_point> sweep;
+
+  /// The result for `key` in `scope`, if measured.
+  [[nodiscard]] const microbench_result* find(std::string_view key,
+                                              std::string_view scope = "all") const;
+};
+
+/// Parse `perfgate-microbench/1` JSON (what the GPU micro-benchmark executables print).
+[[nodiscard]] microbench_run microbench_run_from_json(std::string_view text,
+                                                      const std::string& file);
+
+/// The measured device: peaks are the best rates (B_mem = mean of read, write and copy, as the
+/// thesis defines it); CPU runs also get one-core peaks. Throws input_error naming the missing
+/// benchmark when a required peak was not measured.
+[[nodiscard]] device device_from_microbench(const microbench_run& run, const std::string& id);
+
+/// The `perfgate-device/1` file `perfgate calibrate` writes: the device, plus the raw results
+/// with their spread, the sweep, clocks, date, perfgate's version and the command used.
+[[nodiscard]] std::string calibration_to_json(const device& d, const microbench_run& run,
+                                              const std::vector<std::string>& argv);
+
+} // namespace perfgate

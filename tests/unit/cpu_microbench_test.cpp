@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPU micro-benchmarks, run for real (about 10 s): every peak measured, positive and
+// consistent with the others. Loose bounds: this checks the benchmarks are sane, not fast.
+#include <perfgate/calibration.hpp>
+#include <perfgate/device.hpp>
+
+#include "cpu_microbench.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
+  const auto run = perfgate::microbench::run_cpu_microbench({});
+  EXPECT_FALSE(run.quick);
+  EXPECT_EQ(run.backend, "cpu");
+  EXPECT_GE(run.dev.compute_units, 1U);
+  EXPECT_EQ(run.results.size(), 18U); // 9 benchmarks x (one core, all cores)
+  for (const auto& r : run.results) {
+    SCOPED_TRACE(r.key + " " + r.scope);
+    EXPECT_GT(r.best, 0);
+    EXPECT_LE(r.min, r.median);
+    EXPECT_LE(r.median, r.max);
+    EXPECT_EQ(r.best, r.max);
+    EXPECT_GE(r.repetitions, 5U);
+  }
+  for (const char* scope : {"one", "all"}) {
+    SCOPED_TRACE(scope);
+    const auto best = [&](const char* key) { return run.find(key, scope)->best; };
+    // A vector holds twice as many fp32 lanes as fp64 lanes at the same FMA rate.
+    EXPECT_GE(best("fp32_gflops"), 1.2 * best("fp64_gflops"));
+    // Reading alone moves at least half the bytes per second of a copy (which reads + writes).
+    EXPECT_GE(best("dram_read_gbs"), 0.5 * best("dram_copy_gbs"));
+    // L1 serves lanes far faster than DRAM delivers them (8 bytes a lane-pair from DRAM).
+    EXPECT_GT(best("ldst_ginst") * 4, 2 * best("dram_read_gbs"));
+  }
+  // All cores do at least as well as one (allowing 20% for noise on a shared VM).
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_add_gops", "dram_triad_gbs"}) {
+    EXPECT_GE(run.find(key, "all")->best, 0.8 * run.find(key, "one")->best) << key;
+  }
+  const auto d = perfgate::device_from_microbench(run, "local-cpu");
+  ASSERT_TRUE(d.one_core_peaks);
+  EXPECT_EQ(d.kind, "cpu");
+  EXPECT_EQ(d.peaks.fp32_gflops, run.find("fp32_gflops", "all")->best);
+  EXPECT_EQ(d.one_core_peaks->fp64_gflops, run.find("fp64_gflops", "one")->best);
+  EXPECT_EQ(d.extra_peaks.at("dram_triad_gbs"), run.find("dram_triad_gbs", "all")->best);
+  const auto back = perfgate::device_from_json(perfgate::calibration_to_json(d, run, {}), "c.json");
+  ASSERT_TRUE(back.one_core_peaks);
+  EXPECT_EQ(back.one_core_peaks->dram_gbs, d.one_core_peaks->dram_gbs);
+}
+
+TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
+  std::size_t lines = 0;
+  perfgate::microbench::cpu_options o;
+  o.quick = true;
+  o.progress = [&](const std::string& line) {
+    ++lines;
+    EXPECT_EQ(line.rfind("[", 0), 0U);
+  };
+  const auto run = perfgate::microbench::run_cpu_microbench(o);
+  EXPECT_TRUE(run.quick);
+  EXPECT_EQ(lines, 18U);
+  EXPECT_NO_THROW((void)perfgate::device_from_microbench(run, "q"));
+}
