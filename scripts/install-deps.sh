@@ -3,7 +3,9 @@
 # Installs the Debian packages perfgate builds with, only those that are missing.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest-dev)
+packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest-dev
+          libbenchmark-dev
+          hipcc libamdhip64-dev) # HIP builds of the GPU micro-benchmarks (Debian's ROCm 5.2)
 
 missing=()
 for p in "${packages[@]}"; do

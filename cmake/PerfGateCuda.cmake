@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: Apache-2.0
+# CUDA detection for perfgate's GPU micro-benchmarks (microbench/gpu).
+#
+#   PERFGATE_WITH_CUDA  AUTO (default): enable CUDA when a working nvcc is found, else skip;
+#                       ON: CUDA is required (configure fails without it); OFF: never.
+# Result: PERFGATE_CUDA_ENABLED (ON/OFF) in the including scope; when ON, the CUDA language is
+# enabled. Include this from the top-level CMakeLists.txt (enable_language must run there).
+#
+# Architectures: CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable) wins when
+# set; otherwise perfgate builds 80;90;100;120 (A100, H100/H200, B200, RTX 50xx), never
+# `native` (there may be no GPU on the build machine).
+include_guard(GLOBAL)
+include(CheckLanguage)
+
+set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING
+    "Build the CUDA micro-benchmarks: AUTO (if nvcc works), ON (required) or OFF")
+set_property(CACHE PERFGATE_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
+set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90;100;120")
+
+set(PERFGATE_CUDA_ENABLED OFF)
+string(TOUPPER "${PERFGATE_WITH_CUDA}" _pg_cuda_mode)
+if(NOT _pg_cuda_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
+  message(FATAL_ERROR
+    "perfgate: PERFGATE_WITH_CUDA must be AUTO, ON or OFF, not '${PERFGATE_WITH_CUDA}'")
+endif()
+if(_pg_cuda_mode STREQUAL "AUTO")
+  set(_pg_cuda_required OFF)
+elseif(PERFGATE_WITH_CUDA)
+  set(_pg_cuda_required ON)
+else()
+  message(STATUS
+    "perfgate: CUDA micro-benchmarks disabled (PERFGATE_WITH_CUDA=${PERFGATE_WITH_CUDA})")
+  return()
+endif()
+
+# CMake only searches PATH for nvcc; the toolkit's usual homes are tried too so that a default
+# install (/usr/local/cuda) is found without PATH changes. The child configure run by
+# check_language() inherits the environment, hence CUDACXX.
+if(NOT DEFINED CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX})
+  find_program(_pg_nvcc nvcc NO_CACHE)
+  if(NOT _pg_nvcc)
+    foreach(_pg_root IN ITEMS "$ENV{CUDA_PATH}" "$ENV{CUDA_HOME}" "$ENV{CUDAToolkit_ROOT}"
+                              /usr/local/cuda /opt/cuda)
+      if(_pg_root AND EXISTS "${_pg_root}/bin/nvcc")
+        set(ENV{CUDACXX} "${_pg_root}/bin/nvcc")
+        break()
+      endif()
+    endforeach()
+  endif()
+  unset(_pg_nvcc)
+endif()
+
+check_language(CUDA)
+if(NOT CMAKE_CUDA_COMPILER)
+  if(_pg_cuda_required)
+    message(FATAL_ERROR
+      "perfgate: PERFGATE_WITH_CUDA=ON but no working CUDA compiler was found. Install the CUDA "
+      "toolkit, or point CMAKE_CUDA_COMPILER (or CUDACXX) at nvcc, or set PERFGATE_WITH_CUDA="
+      "AUTO/OFF. (A failed detection is cached: delete CMAKE_CUDA_COMPILER from the cache after "
+      "installing.)")
+  endif()
+  message(STATUS "perfgate: CUDA micro-benchmarks disabled: no working CUDA compiler found "
+                 "(set CMAKE_CUDA_COMPILER or CUDACXX to nvcc to enable)")
+  return()
+endif()
+
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+  set(CMAKE_CUDA_ARCHITECTURES "${PERFGATE_CUDA_DEFAULT_ARCHITECTURES}" CACHE STRING
+      "CUDA architectures to build for (perfgate default: ${PERFGATE_CUDA_DEFAULT_ARCHITECTURES})")
+endif()
+enable_language(CUDA)
+set(PERFGATE_CUDA_ENABLED ON)
+message(STATUS "perfgate: CUDA micro-benchmarks enabled: ${CMAKE_CUDA_COMPILER} "
+               "${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
