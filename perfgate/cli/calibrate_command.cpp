@@ -19,35 +19,19 @@ namespace perfgate::cli {
 namespace {
 namespace fs = std::filesystem;
 
-// The GPU micro-benchmark executable: beside this `perfgate`, in PERFGATE_MICROBENCH_DIR, or
+// The GPU micro-benchmark executable: in PERFGATE_MICROBENCH_DIR, beside this `perfgate`, or
 // on PATH.
-std::optional<fs::path> find_microbench(const std::string& name) {
-  std::vector<fs::path> dirs;
+std::optional<std::string> find_microbench(const std::string& name) {
+  std::vector<std::string> dirs;
   if (const char* dir = std::getenv("PERFGATE_MICROBENCH_DIR")) {
     dirs.emplace_back(dir);
   }
   std::error_code ec;
   const auto self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    dirs.push_back(self.parent_path());
+    dirs.push_back(self.parent_path().string());
   }
-  if (const char* path = std::getenv("PATH")) {
-    std::string p = path;
-    for (std::size_t start = 0; start <= p.size();) {
-      const auto end = std::min(p.find(':', start), p.size());
-      if (end > start) {
-        dirs.emplace_back(p.substr(start, end - start));
-      }
-      start = end + 1;
-    }
-  }
-  for (const auto& d : dirs) {
-    const auto candidate = d / name;
-    if (::access(candidate.c_str(), X_OK) == 0) {
-      return candidate;
-    }
-  }
-  return std::nullopt;
+  return detail::find_executable(name, dirs);
 }
 
 microbench_run run_gpu_microbench(const std::string& backend, int device_index, bool quick) {
@@ -60,7 +44,7 @@ microbench_run run_gpu_microbench(const std::string& backend, int device_index, 
   }
   const fs::path out =
       fs::temp_directory_path() / ("perfgate-microbench-" + std::to_string(::getpid()) + ".json");
-  std::vector<std::string> argv = {exe->string(), "--device-index", std::to_string(device_index),
+  std::vector<std::string> argv = {*exe, "--device-index", std::to_string(device_index),
                                    "-o", out.string()};
   if (quick) {
     argv.emplace_back("--quick");

@@ -16,6 +16,10 @@ using action = std::function<int()>;
 action add_predict_command(CLI::App& app, const std::vector<std::string>& argv);
 action add_devices_command(CLI::App& app);
 action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv);
+/// `program`: everything after the first `--`, split off before CLI11 parses the rest.
+action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
+                       const std::vector<std::string>& program);
+action add_baseline_command(CLI::App& app);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

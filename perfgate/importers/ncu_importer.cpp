@@ -135,6 +135,7 @@ profile finish(launch_table& t, const std::string& file, std::string format) {
     kp.launch = k.launch;
     if (!k.durations_s.empty() && k.durations_s.size() == k.launches) {
       kp.duration = duration_stats::from_samples(k.durations_s);
+      kp.time_s = kp.duration->total_s;
     }
     p.kernels.push_back(std::move(kp));
   }

@@ -3,6 +3,7 @@
 #include <perfgate/file_io.hpp>
 #include <perfgate/import.hpp>
 
+#include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
 #include "importers/nvprof_importer.hpp"
 
@@ -14,7 +15,8 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
     throw input_error(file, "", "the file is empty, expected a profile");
   }
   if (text[first] == '{') {
-    return profile_format::perfgate_json;
+    return detail::looks_like_gbench_json(text) ? profile_format::gbench_json
+                                                : profile_format::perfgate_json;
   }
   if (detail::looks_like_nvprof_csv(text)) {
     return profile_format::nvprof_csv;
@@ -25,10 +27,11 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
   if (detail::looks_like_ncu_csv_raw(text)) {
     return profile_format::ncu_csv_raw;
   }
-  throw input_error(file, "",
-                    "unknown profile format: expected perfgate-profile/1 JSON, nvprof CSV "
-                    "(`nvprof --csv --metrics ...`) or Nsight Compute CSV (`ncu --csv [--page "
-                    "raw]`)");
+  throw input_error(
+      file, "",
+      "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, nvprof CSV "
+      "(`nvprof --csv --metrics ...`) or Nsight Compute CSV (`ncu --csv [--page "
+      "raw]`)");
 }
 
 profile import_profile_text(std::string_view text, const std::string& file, profile_format format) {
@@ -40,6 +43,7 @@ profile import_profile_text(std::string_view text, const std::string& file, prof
   case profile_format::ncu_csv_raw: return detail::import_ncu_csv_raw(text, file);
   case profile_format::ncu_csv: return detail::import_ncu_csv_details(text, file);
   case profile_format::perfgate_json: return profile_from_json(text, file);
+  case profile_format::gbench_json: return detail::import_gbench_json(text, file);
   case profile_format::detect: break;
   }
   throw input_error(file, "", "unknown profile format");

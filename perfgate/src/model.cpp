@@ -138,6 +138,12 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     if (k.work) {
       return declared_kernel_params(*k.work);
     }
+    if (p.format == "gbench-json") {
+      throw input_error(file, where,
+                        "declares no work: set the counters perfgate_bytes and one of "
+                        "perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops to the work "
+                        "of ONE iteration (default counter flags)");
+    }
     std::string missing;
     for (auto name : counter::model_inputs) {
       if (!k.counter(name)) {
@@ -169,10 +175,11 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
   }
 }
 
-prediction predict(const kernel_params& k, const device& d) {
+prediction predict(const kernel_params& k, const device& d, bool one_core) {
   prediction p;
   p.device = d.id;
-  const device_peaks& peak = d.peaks;
+  p.one_core = one_core && d.one_core_peaks.has_value();
+  const device_peaks& peak = p.one_core ? *d.one_core_peaks : d.peaks;
   switch (k.K_type) {
   case kernel_type::fp32: p.T_op = peak.fp32_gflops; break;
   case kernel_type::fp64: p.T_op = peak.fp64_gflops; break;

@@ -76,6 +76,12 @@ std::string profile_to_json(const profile& p) {
                         {"median_s", d.median_s}, {"min_s", d.min_s},     {"max_s", d.max_s},
                         {"stddev_s", d.stddev_s}};
     }
+    if (k.time_s) {
+      jk["time_s"] = *k.time_s;
+    }
+    if (k.threads > 0) {
+      jk["threads"] = k.threads;
+    }
     if (k.work) {
       jk["declared_work"] = {{"fp32_flops", k.work->fp32_flops},
                              {"fp64_flops", k.work->fp64_flops},
@@ -166,6 +172,12 @@ profile profile_from_json(std::string_view text, const std::string& file) {
       s.max_s = d.positive("max_s");
       s.stddev_s = d.non_negative("stddev_s");
       k.duration = s;
+    }
+    if (jk.has("time_s")) {
+      k.time_s = jk.positive("time_s");
+    }
+    if (jk.has("threads")) {
+      k.threads = jk.count("threads");
     }
     if (jk.has("declared_work")) {
       const auto w = jk.object("declared_work");

@@ -67,11 +67,11 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     kr.name = k.name;
     kr.invocations = k.invocations;
     kr.params = kernel_params_from_profile(p, k);
-    if (k.duration) {
-      kr.measured = measurement{k.duration->total_s, *k.duration};
+    if (k.time_s) {
+      kr.measured = measurement{*k.time_s, k.duration.value_or(duration_stats{})};
     }
     for (const auto& d : devices) {
-      kr.predictions.push_back(predict(kr.params, d));
+      kr.predictions.push_back(predict(kr.params, d, k.threads == 1));
     }
     kr.result.status = verdict_status::skip;
     kr.result.reasons.push_back("prediction only: no gate applied");

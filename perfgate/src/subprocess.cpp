@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -28,6 +29,32 @@ std::string process_result::describe() const {
     return std::string("was killed by SIG") + (name != nullptr ? name : std::to_string(signal));
   }
   return "exited with " + std::to_string(exit_code);
+}
+
+std::optional<std::string> find_executable(const std::string& name,
+                                           const std::vector<std::string>& dirs) {
+  auto executable = [](const std::string& path) { return ::access(path.c_str(), X_OK) == 0; };
+  if (name.find('/') != std::string::npos) {
+    return executable(name) ? std::optional<std::string>(name) : std::nullopt;
+  }
+  std::vector<std::string> search = dirs;
+  if (const char* path = std::getenv("PATH")) {
+    const std::string p = path;
+    for (std::size_t start = 0; start <= p.size();) {
+      const auto end = std::min(p.find(':', start), p.size());
+      if (end > start) {
+        search.push_back(p.substr(start, end - start));
+      }
+      start = end + 1;
+    }
+  }
+  for (const auto& dir : search) {
+    const std::string candidate = dir + "/" + name;
+    if (executable(candidate)) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
 }
 
 namespace {

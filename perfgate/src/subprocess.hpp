@@ -30,6 +30,11 @@ struct process_result {
   [[nodiscard]] std::string describe() const; ///< "exited with 3", "killed by SIGSEGV", ...
 };
 
+/// The executable `name` in the first of `dirs` that has it, else on PATH; a name with a slash
+/// is returned as it is when executable.
+[[nodiscard]] std::optional<std::string> find_executable(const std::string& name,
+                                                         const std::vector<std::string>& dirs = {});
+
 /// Starts argv[0] (searched on PATH when it has no slash) in its own process group and waits.
 [[nodiscard]] process_result run_process(const std::vector<std::string>& argv,
                                          const process_options& options);

@@ -18,6 +18,8 @@ perfgate::profile sample() {
   k.counters = {{"inst_fp32", 5.0e7}, {"dram_read_bytes", 4.0e8}};
   k.launch = perfgate::launch_config{{65536, 1, 1}, {256, 1, 1}};
   k.duration = perfgate::duration_stats::from_samples({3e-5, 1e-5, 2e-5});
+  k.time_s = 6e-5;
+  k.threads = 0;
   p.kernels.push_back(k);
   perfgate::kernel_profile w;
   w.name = "BM_triad/1048576";

@@ -19,6 +19,7 @@ perfgate::profile two_kernels() {
     k.invocations = 2;
     k.work = perfgate::declared_work{2.0e9, 0, 0, 1.2e10};
     k.duration = perfgate::duration_stats::from_samples({2e-3, 3e-3});
+    k.time_s = k.duration->total_s;
     p.kernels.push_back(k);
   }
   return p;
@@ -99,4 +100,14 @@ TEST(Report, FormatNames) {
   } catch (const perfgate::usage_error& e) {
     EXPECT_EQ(std::string(e.what()), "unknown format 'html': expected text, json or md");
   }
+}
+
+TEST(Report, JsonReadsBackWhatItWrote) {
+  auto r = perfgate::predict_report(two_kernels(), devices());
+  r.meta = perfgate::make_report_meta("predict", {"perfgate", "predict"});
+  const std::string text = perfgate::report_to_json(r);
+  const auto back = perfgate::report_from_json(text, "r.json");
+  EXPECT_EQ(perfgate::report_to_json(back), text); // every written field survives
+  EXPECT_THROW((void)perfgate::report_from_json("{\"schema\": \"perfgate-report/2\"}", "r.json"),
+               perfgate::input_error);
 }

@@ -46,3 +46,11 @@ TEST(Subprocess, SignalTimeoutAndMissingProgram) {
   const auto missing = run_process({"/no/such/program"}, {});
   EXPECT_TRUE(missing.not_found);
 }
+
+TEST(Subprocess, FindExecutableSearchesDirsThenPath) {
+  EXPECT_EQ(perfgate::detail::find_executable("sh").value_or("").ends_with("/sh"), true);
+  EXPECT_EQ(perfgate::detail::find_executable("sh", {"/no/such/dir", "/bin"}), "/bin/sh");
+  EXPECT_FALSE(perfgate::detail::find_executable("perfgate-no-such-tool"));
+  EXPECT_EQ(perfgate::detail::find_executable("/bin/sh"), "/bin/sh");
+  EXPECT_FALSE(perfgate::detail::find_executable(PERFGATE_SOURCE_DIR "/README.md")); // no x bit
+}

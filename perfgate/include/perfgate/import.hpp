@@ -18,6 +18,7 @@ enum class profile_format {
   ncu_csv_raw,   ///< `ncu --csv --page raw` (a row per launch, a column per metric)
   ncu_csv,       ///< `ncu --csv` details layout (a row per metric)
   perfgate_json, ///< `perfgate-profile/1`
+  gbench_json,   ///< Google Benchmark `--benchmark_out_format=json` with declared work
 };
 
 /// Detect the format of a file's text; throws input_error naming `file` when it is none we know.

@@ -48,8 +48,9 @@ struct kernel_params {
 
 /// The prediction for one kernel on one device.
 struct prediction {
-  std::string device; ///< device id
-  double T_op = 0;    ///< peak of the kernel's type on this device (1e9 op/s)
+  std::string device;    ///< device id
+  bool one_core = false; ///< predicted on the device's one-core peaks (a one-thread CPU kernel)
+  double T_op = 0;       ///< peak of the kernel's type on this device (1e9 op/s)
   // Instruction costs: quantitative model only.
   std::optional<double> W_op, W_ldst, W_other, C_op, C_ldst, C_other, E_instr;
   double T_op_adj = 0; ///< T'_op, the adjusted compute roof (1e9 op/s)
@@ -74,7 +75,8 @@ struct prediction {
 [[nodiscard]] kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k);
 
 /// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model).
-[[nodiscard]] prediction predict(const kernel_params& k, const device& d);
+/// With `one_core`, a CPU device's one-core peaks are used (when it has them).
+[[nodiscard]] prediction predict(const kernel_params& k, const device& d, bool one_core = false);
 
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);

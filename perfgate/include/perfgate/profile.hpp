@@ -71,6 +71,10 @@ struct kernel_profile {
   std::map<std::string, double, std::less<>> counters; ///< canonical name -> total
   std::optional<launch_config> launch;                 ///< of the first invocation, when known
   std::optional<duration_stats> duration;              ///< measured times, when known
+  /// The measured time of the work the counters (or declared work) describe: the sum of the
+  /// timed launches for a profiler, the median time of one iteration for a benchmark.
+  std::optional<double> time_s;
+  std::uint64_t threads = 0; ///< CPU threads the benchmark ran on (0: unknown or a GPU kernel)
   std::optional<declared_work> work; ///< declared work, when the source declares it
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;

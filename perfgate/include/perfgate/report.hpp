@@ -61,8 +61,10 @@ struct report {
 };
 
 /// Kernels whose full name matches `kernel_regex` (ECMAScript, search anywhere in the name),
-/// predicted on every device, with a `skip` verdict ("prediction only"). Throws input_error for
-/// a kernel that lacks model inputs, and usage_error when the regex selects no kernel.
+/// predicted on every device, with a `skip` verdict ("prediction only"). A kernel that ran on one
+/// CPU thread is predicted on a CPU device's one-core peaks when the device has them. Throws
+/// input_error for a kernel that lacks model inputs, and usage_error when the regex selects no
+/// kernel.
 [[nodiscard]] report predict_report(const profile& p, const std::vector<device>& devices,
                                     const std::string& kernel_regex = "");
 
@@ -74,7 +76,10 @@ enum class report_format { text, json, markdown };
 /// "text", "json", "md" (or "markdown"); throws usage_error listing the valid names otherwise.
 [[nodiscard]] report_format parse_report_format(std::string_view name);
 
-[[nodiscard]] std::string report_to_json(const report& r);     ///< `perfgate-report/1`
+[[nodiscard]] std::string report_to_json(const report& r); ///< `perfgate-report/1`
+/// Parse `perfgate-report/1` (what compare, merge and baseline read). Throws input_error naming
+/// the file and key.
+[[nodiscard]] report report_from_json(std::string_view text, const std::string& file);
 [[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
 [[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
 [[nodiscard]] std::string render_report(const report& r, report_format f);

@@ -26,6 +26,7 @@ json params_json(const kernel_params& k) {
 
 json prediction_json(const prediction& p) {
   return {{"device", p.device},
+          {"peaks", p.one_core ? "one_core" : "all"},
           {"T_op", p.T_op},
           {"W_op", optional_number(p.W_op)},
           {"W_ldst", optional_number(p.W_ldst)},

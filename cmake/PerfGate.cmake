@@ -1,0 +1,322 @@
+# SPDX-License-Identifier: Apache-2.0
+#[=======================================================================[.rst:
+PerfGate
+--------
+
+.. versionadded:: 0.1
+
+Gate the performance of GPU and CPU kernels in CTest against a predicted bound.
+
+.. code-block:: cmake
+
+  find_package(PerfGate REQUIRED)   # or add_subdirectory(perfgate)
+  include(PerfGate)
+
+``add_perf_prediction()`` adds a CTest test that runs a program, measures its kernels
+(black-box counters on a GPU, declared work in a Google Benchmark binary, or a recorded
+profile), predicts each kernel's upper bound on performance for the local device and every
+configured device, and fails when a kernel runs too far below its bound on the local device
+or changes between memory-bound and compute-bound. ``ctest -L perf`` runs them all.
+
+The local device is measured once per build tree by a calibration test
+(``perfgate.calibrate.cpu`` or ``perfgate.calibrate.gpu``), a CTest fixture every perf test
+requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until the
+``perfgate`` binary or the machine (host name, processor) changes.
+
+.. command:: add_perf_prediction
+
+  .. code-block:: cmake
+
+    add_perf_prediction(<target>
+                        [NAME <test-name>]
+                        [ARGS <arg>...]
+                        [COLLECTOR auto|cupti|ncu|rocprof|gbench|profile]
+                        [PROFILE <file>]
+                        [DEVICES <id-or-file>...]
+                        [KERNELS <regex>]
+                        [MIN_EFFICIENCY <0..1>]
+                        [MAX_EFFICIENCY <x>]
+                        [EXPECT_BOUND memory|compute]
+                        [BASELINE <report.json>]
+                        [MAX_EFFICIENCY_DROP <0..1>]
+                        [REPORT_DIR <dir>]
+                        [LABELS <label>...]
+                        [TIMEOUT <seconds>])
+
+  ``<target>`` is an executable target defined before the call.
+
+  The options are:
+
+  ``NAME <test-name>``
+    Name of the test. Default ``perf.<target>``.
+
+  ``ARGS <arg>...``
+    Arguments passed to the program, each one unsplit (spaces and quotes are kept).
+
+  ``COLLECTOR auto|cupti|ncu|rocprof|gbench|profile``
+    How kernels are measured. ``gbench``: a Google Benchmark binary whose benchmarks declare
+    their work in the counters ``perfgate_fp32_flops``, ``perfgate_fp64_flops``,
+    ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration); the CPU is the local device.
+    ``cupti`` and ``ncu``: NVIDIA GPU counters; ``rocprof``: AMD GPU counters; these use the
+    GPU as the local device and are skipped (exit 77) where there is none. ``profile``: the
+    recorded ``PROFILE`` (the program still runs once and must succeed); the first of
+    ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``gbench``
+    when the target links Google Benchmark, else ``cupti``.
+
+  ``PROFILE <file>``
+    The recorded profile for ``COLLECTOR profile`` (nvprof CSV, Nsight Compute CSV, Google
+    Benchmark JSON or ``perfgate-profile/1``). Required with it, an error otherwise.
+
+  ``DEVICES <id-or-file>...``
+    Devices to predict for besides the local one: built-in ids (``perfgate devices``) or
+    ``perfgate-device/1`` files. Default: the variable ``PERFGATE_DEVICES``.
+
+  ``KERNELS <regex>``
+    Only kernels (benchmarks) whose full name matches this ECMAScript regular expression.
+
+  ``MIN_EFFICIENCY <0..1>``
+    Fail when bound time / measured time falls below this on the local device. Default: not
+    checked (the efficiency is still reported). Kernels under 10 us per invocation only warn.
+
+  ``MAX_EFFICIENCY <x>``
+    Fail when the kernel beats its bound by more than this ratio: the peaks or the declared
+    work are wrong. Default ``1.10``.
+
+  ``EXPECT_BOUND memory|compute``
+    Fail when the kernel's class on the local device differs. Within 10% of the ridge point
+    the difference is a warning.
+
+  ``BASELINE <report.json>``
+    A report (or ``perfgate baseline accept`` output) to compare with: a class flip on any
+    device, or an efficiency drop beyond ``MAX_EFFICIENCY_DROP``, fails.
+
+  ``MAX_EFFICIENCY_DROP <0..1>``
+    Allowed relative efficiency drop against ``BASELINE``. Default ``0.10``.
+
+  ``REPORT_DIR <dir>``
+    Where the ``perfgate-report/1`` JSON goes, named ``<test-name>.json``. Default
+    ``${CMAKE_CURRENT_BINARY_DIR}/perfgate-reports``. It is attached to failing tests
+    (``ATTACHED_FILES_ON_FAIL``) for CDash.
+
+  ``LABELS <label>...``
+    Labels added to ``perf``.
+
+  ``TIMEOUT <seconds>``
+    Test timeout, also passed to ``perfgate run`` so a hung program exits 3. Default 600.
+
+  Every test gets ``SKIP_RETURN_CODE 77`` (no suitable device, no counter permission) and a
+  ``RESOURCE_LOCK`` (``perfgate_gpu`` or ``perfgate_cpu``) so perf tests on one device never
+  overlap, also under ``ctest -j``.
+
+  .. note::
+    A keyword this function does not know, a keyword without its value, or a malformed value
+    stops configuration with a message that names it.
+
+  Example:
+
+  .. code-block:: cmake
+
+    add_executable(stream_bench stream_bench.cpp)
+    target_link_libraries(stream_bench PRIVATE benchmark::benchmark)
+    add_perf_prediction(stream_bench
+      COLLECTOR gbench
+      KERNELS "^BM_triad$"
+      MIN_EFFICIENCY 0.5
+      EXPECT_BOUND memory
+      DEVICES h100-sxm mi300x)
+#]=======================================================================]
+
+include_guard(GLOBAL)
+
+block(SCOPE_FOR POLICIES)
+cmake_policy(VERSION 3.25)
+
+set(_PERFGATE_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+function(_perfgate_fail name)
+  string(JOIN "" message ${ARGN})
+  message(FATAL_ERROR "add_perf_prediction(${name}): ${message}")
+endfunction()
+
+function(_perfgate_check_number name keyword value low high)
+  if(NOT value MATCHES "^([0-9]+\\.?[0-9]*|\\.[0-9]+)$")
+    _perfgate_fail(${name} "${keyword} expects a number, got \"${value}\"")
+  endif()
+  if(NOT low STREQUAL "" AND value LESS low)
+    _perfgate_fail(${name} "${keyword} must be at least ${low}, got ${value}")
+  endif()
+  if(NOT high STREQUAL "" AND value GREATER high)
+    _perfgate_fail(${name} "${keyword} must be at most ${high}, got ${value}")
+  endif()
+endfunction()
+
+# The calibration test of one backend (cpu or gpu), created once per build tree.
+function(_perfgate_calibration backend perfgate out_var)
+  set(file "${CMAKE_BINARY_DIR}/perfgate/local-${backend}.json")
+  get_property(done GLOBAL PROPERTY _PERFGATE_CALIBRATION_${backend})
+  if(NOT done)
+    set_property(GLOBAL PROPERTY _PERFGATE_CALIBRATION_${backend} TRUE)
+    if(backend STREQUAL "cpu")
+      set(calibrate_backend cpu)
+    else()
+      set(calibrate_backend auto-gpu)
+    endif()
+    add_test(NAME perfgate.calibrate.${backend}
+      COMMAND "${CMAKE_COMMAND}" "-DPERFGATE=${perfgate}" "-DBACKEND=${calibrate_backend}"
+              "-DOUTPUT=${file}" -P "${_PERFGATE_MODULE_DIR}/PerfGateCalibrate.cmake")
+    set_tests_properties(perfgate.calibrate.${backend} PROPERTIES
+      FIXTURES_SETUP perfgate_calibration_${backend}
+      LABELS "perf;perfgate-calibration"
+      RESOURCE_LOCK perfgate_${backend}
+      TIMEOUT 600)
+  endif()
+  set(${out_var} "${file}" PARENT_SCOPE)
+endfunction()
+
+function(add_perf_prediction target)
+  set(options "")
+  set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
+      BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT)
+  set(multi_value ARGS DEVICES LABELS)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
+
+  set(name "${target}")
+  if(arg_NAME)
+    set(name "${arg_NAME}")
+  endif()
+  if(arg_UNPARSED_ARGUMENTS)
+    _perfgate_fail(${name} "unknown keyword or stray value: ${arg_UNPARSED_ARGUMENTS} "
+                   "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
+                   "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP REPORT_DIR LABELS "
+                   "TIMEOUT)")
+  endif()
+  if(arg_KEYWORDS_MISSING_VALUES)
+    _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
+  endif()
+  if(NOT TARGET "${target}")
+    _perfgate_fail(${name} "\"${target}\" is not a target defined before this call")
+  endif()
+  get_target_property(type "${target}" TYPE)
+  if(NOT type STREQUAL "EXECUTABLE")
+    _perfgate_fail(${name} "\"${target}\" is a ${type}, expected an executable target")
+  endif()
+
+  set(test_name "perf.${target}")
+  if(arg_NAME)
+    set(test_name "${arg_NAME}")
+  endif()
+  set(collector auto)
+  if(DEFINED arg_COLLECTOR)
+    set(collector "${arg_COLLECTOR}")
+  endif()
+  if(NOT collector MATCHES "^(auto|cupti|ncu|rocprof|gbench|profile)$")
+    _perfgate_fail(${name} "COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, "
+                   "profile; got \"${collector}\"")
+  endif()
+  if(collector STREQUAL "profile" AND NOT arg_PROFILE)
+    _perfgate_fail(${name} "COLLECTOR profile needs PROFILE <file>")
+  endif()
+  if(arg_PROFILE AND NOT collector STREQUAL "profile")
+    _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
+  endif()
+  if(DEFINED arg_EXPECT_BOUND AND NOT arg_EXPECT_BOUND MATCHES "^(memory|compute)$")
+    _perfgate_fail(${name} "EXPECT_BOUND must be memory or compute, got \"${arg_EXPECT_BOUND}\"")
+  endif()
+  if(DEFINED arg_MIN_EFFICIENCY)
+    _perfgate_check_number(${name} MIN_EFFICIENCY "${arg_MIN_EFFICIENCY}" 0 1)
+  endif()
+  if(DEFINED arg_MAX_EFFICIENCY)
+    _perfgate_check_number(${name} MAX_EFFICIENCY "${arg_MAX_EFFICIENCY}" "" "")
+  endif()
+  if(DEFINED arg_MAX_EFFICIENCY_DROP)
+    _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${arg_MAX_EFFICIENCY_DROP}" 0 1)
+    if(NOT arg_BASELINE)
+      message(AUTHOR_WARNING "add_perf_prediction(${name}): MAX_EFFICIENCY_DROP without "
+                             "BASELINE has no effect; it was ignored")
+    endif()
+  endif()
+  set(timeout 600)
+  if(DEFINED arg_TIMEOUT)
+    _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
+    set(timeout "${arg_TIMEOUT}")
+  endif()
+  set(devices ${PERFGATE_DEVICES})
+  if(DEFINED arg_DEVICES)
+    set(devices ${arg_DEVICES})
+  endif()
+  set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate-reports")
+  if(arg_REPORT_DIR)
+    set(report_dir "${arg_REPORT_DIR}")
+  endif()
+  set(report "${report_dir}/${test_name}.json")
+
+  if(TARGET perfgate::cli)
+    set(perfgate "$<TARGET_FILE:perfgate::cli>")
+  else()
+    _perfgate_fail(${name} "the perfgate::cli target is missing: call find_package(PerfGate) "
+                   "or add_subdirectory(perfgate) first")
+  endif()
+
+  # The local device: the CPU for Google Benchmark binaries, else the GPU. For auto, a target
+  # that links Google Benchmark is taken to be one.
+  if(collector STREQUAL "auto")
+    get_target_property(libs "${target}" LINK_LIBRARIES)
+    if(libs MATCHES "benchmark")
+      set(collector gbench)
+    endif()
+  endif()
+  set(command "${perfgate}" run --collector "${collector}")
+  set(fixtures "")
+  if(collector STREQUAL "profile")
+    if(NOT devices)
+      _perfgate_fail(${name} "COLLECTOR profile needs DEVICES (the first is the local one)")
+    endif()
+    list(APPEND command --profile "${arg_PROFILE}")
+    set(resource perfgate_cpu)
+  else()
+    set(backend gpu)
+    if(collector STREQUAL "gbench")
+      set(backend cpu)
+    endif()
+    _perfgate_calibration(${backend} "${perfgate}" local_file)
+    list(APPEND command --device "${local_file}")
+    set(fixtures perfgate_calibration_${backend})
+    set(resource perfgate_${backend})
+  endif()
+  foreach(device IN LISTS devices)
+    list(APPEND command --device "${device}")
+  endforeach()
+  if(DEFINED arg_KERNELS)
+    list(APPEND command --kernels "${arg_KERNELS}")
+  endif()
+  if(DEFINED arg_MIN_EFFICIENCY)
+    list(APPEND command --min-efficiency "${arg_MIN_EFFICIENCY}")
+  endif()
+  if(DEFINED arg_MAX_EFFICIENCY)
+    list(APPEND command --max-efficiency "${arg_MAX_EFFICIENCY}")
+  endif()
+  if(DEFINED arg_EXPECT_BOUND)
+    list(APPEND command --expect-bound "${arg_EXPECT_BOUND}")
+  endif()
+  if(arg_BASELINE)
+    list(APPEND command --baseline "${arg_BASELINE}")
+    if(DEFINED arg_MAX_EFFICIENCY_DROP)
+      list(APPEND command --max-efficiency-drop "${arg_MAX_EFFICIENCY_DROP}")
+    endif()
+  endif()
+  list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"
+       ${arg_ARGS})
+
+  add_test(NAME "${test_name}" COMMAND ${command})
+  set_tests_properties("${test_name}" PROPERTIES
+    LABELS "perf;${arg_LABELS}"
+    SKIP_RETURN_CODE 77
+    TIMEOUT "${timeout}"
+    RESOURCE_LOCK "${resource}"
+    ATTACHED_FILES_ON_FAIL "${report}")
+  if(fixtures)
+    set_tests_properties("${test_name}" PROPERTIES FIXTURES_REQUIRED "${fixtures}")
+  endif()
+endfunction()
+
+endblock()

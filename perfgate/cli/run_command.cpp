@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+// perfgate run [gate options] -- PROGRAM [ARGS...]: collect, predict, gate, report.
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/import.hpp>
+#include <perfgate/report.hpp>
+
+#include "collectors/collectors.hpp"
+#include "commands.hpp"
+#include "src/writers/number_format.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace perfgate::cli {
+
+namespace {
+struct run_options {
+  std::string collector = "auto";
+  std::string profile_file;
+  std::vector<std::string> devices;
+  std::string kernels;
+  std::optional<double> min_efficiency;
+  double max_efficiency = 1.10;
+  std::string expect_bound;
+  std::string baseline_file;
+  double max_efficiency_drop = 0.10;
+  std::string report_file;
+  std::optional<double> timeout_s;
+  int repetitions = 5;
+  std::vector<std::string> program;
+};
+
+profile collect(const run_options& o) {
+  detail::collect_request request{o.program, o.timeout_s, o.repetitions};
+  std::string collector = o.collector;
+  if (collector == "profile") {
+    if (o.profile_file.empty()) {
+      throw usage_error("--collector profile needs --profile FILE");
+    }
+    if (!o.program.empty()) {
+      detail::run_plain(request);
+    }
+    return import_profile(o.profile_file);
+  }
+  if (o.program.empty()) {
+    throw usage_error("no program to run: give it after --, e.g. perfgate run ... -- ./bench");
+  }
+  if (collector == "auto") {
+    collector = detail::is_gbench_binary(o.program.front()) ? "gbench" : "cupti";
+  }
+  if (collector == "gbench") {
+    return detail::collect_gbench(request);
+  }
+  if (collector == "ncu") {
+    return detail::collect_ncu(request);
+  }
+  if (collector == "cupti") {
+    if (auto why = detail::nvidia_gpu_unavailable()) {
+      throw skip_error(*why);
+    }
+    throw skip_error("the CUPTI injection collector is not part of this build yet; use "
+                     "--collector ncu (COLLECTOR ncu) on this GPU");
+  }
+  // rocprof
+  throw skip_error("rocprofv3 collection is not part of this build yet (no rocprofiler package "
+                   "exists for Debian 12); record a profile and use --collector profile");
+}
+
+std::optional<bound_class> parse_bound(const std::string& s) {
+  if (s.empty()) {
+    return std::nullopt;
+  }
+  return s == "memory" ? bound_class::memory : bound_class::compute;
+}
+
+void print_summary(const report& r) {
+  const auto& local = r.devices.front();
+  std::cout << "perfgate: " << r.kernels.size() << " kernel" << (r.kernels.size() == 1 ? "" : "s")
+            << " gated on " << local.id << " (" << local.name << ", " << local.source << " peaks)";
+  if (r.devices.size() > 1) {
+    std::cout << ", predicted for " << r.devices.size() - 1 << " more device"
+              << (r.devices.size() == 2 ? "" : "s");
+  }
+  std::cout << "\n";
+  for (const auto& k : r.kernels) {
+    std::string status(to_string(k.result.status));
+    for (auto& c : status) {
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    std::cout << "  " << status << "  " << k.name
+              << (k.predictions.front().one_core ? " [1 thread: one-core peaks]" : "")
+              << (k.params.model == model_kind::roofline ? " [declared work: roofline]" : "")
+              << "\n";
+    for (const auto& reason : k.result.reasons) {
+      std::cout << "        " << reason << "\n";
+    }
+  }
+  for (const auto& k : r.kernels) {
+    if (k.result.efficiency) {
+      std::cout << "<CTestMeasurement type=\"numeric/double\" name=\"" << k.name << ".efficiency\">"
+                << detail::fixed(*k.result.efficiency, 4) << "</CTestMeasurement>\n";
+    }
+  }
+}
+} // namespace
+
+action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
+                       const std::vector<std::string>& program) {
+  auto o = std::make_shared<run_options>();
+  auto* cmd = app.add_subcommand(
+      "run", "Run a program, profile its kernels, predict their bounds and gate on them");
+  cmd->add_option("--collector", o->collector,
+                  "How kernels are measured: auto (gbench for a Google Benchmark binary, else "
+                  "cupti), cupti, ncu, rocprof, gbench, or profile (a recorded --profile)")
+      ->check(CLI::IsMember({"auto", "cupti", "ncu", "rocprof", "gbench", "profile"}))
+      ->capture_default_str();
+  cmd->add_option("--profile", o->profile_file, "With --collector profile: the recorded profile");
+  cmd->add_option("--device", o->devices,
+                  "Device (built-in id or perfgate-device/1 file); the first is the local device "
+                  "the program runs on, the others are predicted for too")
+      ->required();
+  cmd->add_option("--kernels", o->kernels, "Only kernels / benchmarks matching this regex");
+  cmd->add_option("--min-efficiency", o->min_efficiency,
+                  "Fail when bound time / measured time falls below this")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--max-efficiency", o->max_efficiency,
+                  "Fail when the kernel beats its bound by more than this ratio")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--expect-bound", o->expect_bound,
+                  "Fail when the class on the local device differs (memory or compute)")
+      ->check(CLI::IsMember({"memory", "compute"}));
+  cmd->add_option("--baseline", o->baseline_file,
+                  "Fail on a class flip or an efficiency drop against this baseline or report");
+  cmd->add_option("--max-efficiency-drop", o->max_efficiency_drop,
+                  "Allowed relative efficiency drop against the baseline")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--report", o->report_file, "Write the perfgate-report/1 JSON here (atomically)");
+  cmd->add_option("--timeout", o->timeout_s, "Kill the program after this many seconds (exit 3)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--repetitions", o->repetitions, "gbench: repetitions per benchmark")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->footer("After --: PROGRAM [ARGS...], the program to run, its arguments passed untouched");
+  return [o, argv, program]() {
+    o->program = program;
+    gate_policy policy;
+    policy.min_efficiency = o->min_efficiency;
+    policy.max_efficiency = o->max_efficiency;
+    policy.expect_bound = parse_bound(o->expect_bound);
+    policy.max_efficiency_drop = o->max_efficiency_drop;
+    if (!o->baseline_file.empty()) {
+      policy.base = baseline_from_json(read_text_file(o->baseline_file), o->baseline_file);
+    }
+    // Collect first: a collector that cannot work here skips (77) before a missing local
+    // device file (a GPU calibration that found no GPU) is an error.
+    const profile p = collect(*o);
+    std::vector<device> devices;
+    for (const auto& d : o->devices) {
+      devices.push_back(resolve_device(d));
+    }
+    report r = predict_report(p, devices, o->kernels);
+    r.meta = make_report_meta("run", argv);
+    apply_gate(r, policy);
+    print_summary(r);
+    if (!o->report_file.empty()) {
+      const std::filesystem::path path(o->report_file);
+      if (path.has_parent_path()) {
+        std::filesystem::create_directories(path.parent_path());
+      }
+      write_file_atomically(path, report_to_json(r));
+      std::cout << "perfgate: report " << o->report_file << "\n";
+    }
+    return static_cast<int>(gate_exit_status(r));
+  };
+}
+
+action add_baseline_command(CLI::App& app) {
+  struct options {
+    std::string report_file;
+    std::string output;
+  };
+  auto o = std::make_shared<options>();
+  auto* cmd =
+      app.add_subcommand("baseline", "Record a report as the baseline later runs compare with");
+  cmd->require_subcommand(1);
+  auto* accept = cmd->add_subcommand(
+      "accept", "Keep what a later comparison needs: per kernel, its class on every device and "
+                "its efficiency on the local device");
+  accept->add_option("report", o->report_file, "perfgate-report/1 file")->required();
+  accept->add_option("-o,--output", o->output, "perfgate-baseline/1 file to write (atomically)")
+      ->required();
+  return [o]() {
+    const report r = report_from_json(read_text_file(o->report_file), o->report_file);
+    emit(baseline_to_json(baseline_from_report(r, o->report_file)), o->output);
+    return 0;
+  };
+}
+
+} // namespace perfgate::cli

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gbench_importer.hpp"
+
+#include <perfgate/error.hpp>
+
+#include "src/json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+
+namespace perfgate::detail {
+
+namespace {
+double seconds_per(const json_fields& f) {
+  const std::string unit = f.string_or("time_unit", "ns");
+  if (unit == "ns") {
+    return 1e-9;
+  }
+  if (unit == "us") {
+    return 1e-6;
+  }
+  if (unit == "ms") {
+    return 1e-3;
+  }
+  if (unit == "s") {
+    return 1.0;
+  }
+  f.fail("time_unit", "unknown time unit \"" + unit + "\", expected ns, us, ms or s");
+}
+
+struct benchmark_runs {
+  std::vector<double> times_s;
+  std::uint64_t threads = 1;
+  std::optional<declared_work> work;
+};
+} // namespace
+
+bool looks_like_gbench_json(std::string_view text) {
+  return text.find("\"benchmarks\"") != std::string_view::npos &&
+         text.find("\"context\"") != std::string_view::npos;
+}
+
+profile import_gbench_json(std::string_view text, const std::string& file) {
+  const nlohmann::json doc = json_fields::parse(text, file);
+  const json_fields root(doc, file, "");
+  const auto context = root.object("context");
+  if (context.has("json_schema_version") && context.number("json_schema_version") != 1) {
+    context.fail("json_schema_version", "expected 1 (Google Benchmark's JSON format version 1)");
+  }
+  profile p;
+  p.format = "gbench-json";
+  p.source_file = file;
+  p.device_name = context.string_or("host_name", "");
+  p.warp_size = 1;
+  std::vector<std::string> order;
+  std::map<std::string, benchmark_runs> runs;
+  const auto& benchmarks = root.array("benchmarks");
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    const auto b = root.element(benchmarks[i], i, "benchmarks");
+    if (b.string_or("run_type", "iteration") != "iteration") {
+      continue; // aggregates (mean, median, stddev) are recomputed from the repetitions
+    }
+    const std::string name = b.has("run_name") ? b.string("run_name") : b.string("name");
+    if (b.has("error_occurred") && b.raw().at("error_occurred").is_boolean() &&
+        b.raw().at("error_occurred").get<bool>()) {
+      std::cerr << "perfgate: " << file << ": benchmark '" << name
+                << "' reported an error and is left out: " << b.string_or("error_message", "")
+                << "\n";
+      continue;
+    }
+    auto [it, inserted] = runs.try_emplace(name);
+    if (inserted) {
+      order.push_back(name);
+    }
+    benchmark_runs& r = it->second;
+    r.times_s.push_back(b.positive("real_time") * seconds_per(b));
+    r.threads = b.has("threads") ? b.count("threads") : 1;
+    if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
+        b.has("perfgate_int_ops")) {
+      auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };
+      r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
+                             value("perfgate_int_ops"), value("perfgate_bytes")};
+    }
+  }
+  for (const auto& name : order) {
+    const benchmark_runs& r = runs[name];
+    kernel_profile k;
+    k.name = name;
+    k.invocations = 1; // the declared work and the time are those of one iteration
+    k.work = r.work;
+    k.threads = r.threads;
+    k.duration = duration_stats::from_samples(r.times_s);
+    k.time_s = k.duration->median_s;
+    p.kernels.push_back(std::move(k));
+  }
+  return p;
+}
+
+} // namespace perfgate::detail

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Google Benchmark JSON (`--benchmark_out_format=json`, json_schema_version 1). Each benchmark
+// declares the work of ONE iteration in counters with default flags: perfgate_fp32_flops,
+// perfgate_fp64_flops, perfgate_int_ops, perfgate_bytes (summed over threads by the library,
+// which is the work of one wall-clock iteration). The measured time is the median real time
+// per iteration over the repetitions; for GPU benchmarks that is the manual time.
+#pragma once
+
+#include <perfgate/profile.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace perfgate::detail {
+
+[[nodiscard]] bool looks_like_gbench_json(std::string_view text);
+[[nodiscard]] profile import_gbench_json(std::string_view text, const std::string& file);
+
+} // namespace perfgate::detail

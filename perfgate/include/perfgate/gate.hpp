@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The gate: a policy (thresholds, expected class, baseline) applied to a report's predictions
+/// and measurements gives each kernel a verdict that explains itself. The local device, the
+/// one the measurement ran on, is the report's first device.
+#pragma once
+
+#include <perfgate/model.hpp>
+#include <perfgate/report.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// What a later run is compared with: per kernel, its efficiency on the local device and its
+/// class on every device (`perfgate-baseline/1`).
+struct baseline_kernel {
+  std::string name;
+  std::optional<double> efficiency;
+  std::string local_device;
+  double O_krn = 0;
+  std::map<std::string, bound_class, std::less<>> bounds; ///< device id -> class
+};
+
+struct baseline {
+  std::string source; ///< the report it was accepted from
+  std::vector<baseline_kernel> kernels;
+  [[nodiscard]] const baseline_kernel* find(std::string_view kernel) const;
+};
+
+/// The baseline of a report (`perfgate baseline accept`).
+[[nodiscard]] baseline baseline_from_report(const report& r, std::string source);
+[[nodiscard]] std::string baseline_to_json(const baseline& b);
+/// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.
+[[nodiscard]] baseline baseline_from_json(std::string_view text, const std::string& file);
+
+struct gate_policy {
+  std::optional<double> min_efficiency;    ///< fail below (bound time / measured time)
+  double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
+  std::optional<bound_class> expect_bound; ///< on the local device
+  std::optional<baseline> base;
+  double max_efficiency_drop = 0.10; ///< relative drop vs the baseline's efficiency
+  /// A kernel whose O_krn lies within this relative margin of the device's O_dev sits on the
+  /// ridge: a class change there is a warning. 10% is the spread calibrated peaks show between
+  /// runs on a shared machine, and the ridge moves with them.
+  double ridge_margin = 0.10;
+  /// Invocations shorter than this are latency territory (launch overhead, tails, clocks ramping)
+  /// where a throughput bound does not apply: a low efficiency there is a warning.
+  double latency_floor_s = 10e-6;
+};
+
+/// Verdicts for every kernel of `r` against its first device (the local one).
+void apply_gate(report& r, const gate_policy& policy);
+
+/// The process exit status a gated report gives: 1 if any kernel failed, else 0.
+[[nodiscard]] exit_status gate_exit_status(const report& r);
+
+} // namespace perfgate

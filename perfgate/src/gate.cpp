@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/version.hpp>
+
+#include "json_fields.hpp"
+#include "writers/number_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::string_view baseline_schema = "perfgate-baseline/1";
+
+bound_class parse_bound(const detail::json_fields& f, std::string_view key) {
+  const std::string v = f.string(key);
+  if (v == "memory") {
+    return bound_class::memory;
+  }
+  if (v == "compute") {
+    return bound_class::compute;
+  }
+  f.fail(key, "expected \"memory\" or \"compute\", found \"" + v + "\"");
+}
+
+std::string ratio(double v) { return detail::fixed(v, 2); }
+
+// O_krn within the margin of O_dev: the kernel sits on the ridge of this device.
+bool near_ridge(double o_krn, double o_dev, double margin) {
+  return std::fabs(o_krn / o_dev - 1.0) <= margin;
+}
+
+std::string describe_class(const kernel_params& k, const prediction& p) {
+  return std::string(to_string(p.bound)) + "-bound (O_krn " + detail::fixed(k.O_krn, 3) + " " +
+         (k.O_krn > p.O_dev ? ">" : "<=") + " O_dev " + detail::fixed(p.O_dev, 3) + " op/B)";
+}
+} // namespace
+
+const baseline_kernel* baseline::find(std::string_view kernel) const {
+  for (const auto& k : kernels) {
+    if (k.name == kernel) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
+baseline baseline_from_report(const report& r, std::string source) {
+  baseline b;
+  b.source = std::move(source);
+  for (const auto& k : r.kernels) {
+    baseline_kernel bk;
+    bk.name = k.name;
+    bk.efficiency = k.result.efficiency;
+    bk.local_device = r.devices.empty() ? "" : r.devices.front().id;
+    bk.O_krn = k.params.O_krn;
+    for (const auto& p : k.predictions) {
+      bk.bounds[p.device] = p.bound;
+    }
+    b.kernels.push_back(std::move(bk));
+  }
+  return b;
+}
+
+std::string baseline_to_json(const baseline& b) {
+  json j;
+  j["schema"] = baseline_schema;
+  j["source"] = b.source;
+  j["kernels"] = json::array();
+  for (const auto& k : b.kernels) {
+    json bounds = json::object();
+    for (const auto& [dev, cls] : k.bounds) {
+      bounds[dev] = to_string(cls);
+    }
+    j["kernels"].push_back({{"name", k.name},
+                            {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
+                            {"local_device", k.local_device},
+                            {"O_krn", k.O_krn},
+                            {"bounds", bounds}});
+  }
+  return j.dump(2) + "\n";
+}
+
+baseline baseline_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  const std::string schema = root.string("schema");
+  if (schema == report_schema) {
+    return baseline_from_report(report_from_json(text, file), file);
+  }
+  if (schema != baseline_schema) {
+    root.fail("schema", "expected \"" + std::string(baseline_schema) + "\" or \"" +
+                            std::string(report_schema) + "\", found \"" + schema + "\"");
+  }
+  baseline b;
+  b.source = root.string_or("source", file);
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto k = root.element(kernels[i], i, "kernels");
+    baseline_kernel bk;
+    bk.name = k.string("name");
+    if (k.has("efficiency")) {
+      bk.efficiency = k.positive("efficiency");
+    }
+    bk.local_device = k.string_or("local_device", "");
+    bk.O_krn = k.has("O_krn") ? k.non_negative("O_krn") : 0;
+    const auto bounds = k.object("bounds");
+    for (const auto& [dev, value] : bounds.raw().items()) {
+      bk.bounds[dev] = parse_bound(bounds, dev);
+    }
+    b.kernels.push_back(std::move(bk));
+  }
+  return b;
+}
+
+void apply_gate(report& r, const gate_policy& policy) {
+  if (r.devices.empty()) {
+    throw usage_error("no device to gate against: the first --device is the local device");
+  }
+  const std::string local = r.devices.front().id;
+  for (auto& k : r.kernels) {
+    verdict v;
+    std::vector<std::string> failures, warnings, notes;
+    const prediction& p = k.predictions.front();
+    const std::string on = " on " + local;
+
+    if (k.measured && k.measured->time_s > 0) {
+      const double e = p.predicted_time_s / k.measured->time_s;
+      v.efficiency = e;
+      const std::string numbers = "measured " + detail::duration(k.measured->time_s) + ", bound " +
+                                  detail::duration(p.predicted_time_s) + ", " +
+                                  describe_class(k.params, p);
+      const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
+      const bool latency = per_invocation < policy.latency_floor_s;
+      if (policy.min_efficiency && e < *policy.min_efficiency) {
+        const std::string what = "efficiency " + ratio(e) + " below MIN_EFFICIENCY " +
+                                 ratio(*policy.min_efficiency) + on + ": " + numbers;
+        if (latency) {
+          warnings.push_back(
+              what + "; but it runs " + detail::duration(per_invocation) +
+              " per invocation, under " + detail::duration(policy.latency_floor_s) +
+              ": latency-bound territory, where the throughput bound does not apply");
+        } else {
+          failures.push_back(what);
+        }
+      } else if (e > policy.max_efficiency) {
+        failures.push_back("efficiency " + ratio(e) + " above MAX_EFFICIENCY " +
+                           ratio(policy.max_efficiency) + on + ": " + numbers +
+                           "; the kernel beats its bound, so the device's peaks are too low "
+                           "(recalibrate) or the declared work is too small");
+      } else {
+        notes.push_back("efficiency " + ratio(e) + on + ": " + numbers);
+      }
+    } else {
+      notes.push_back("no measured time: prediction only");
+    }
+
+    if (policy.expect_bound && p.bound != *policy.expect_bound) {
+      const std::string what = "expected " + std::string(to_string(*policy.expect_bound)) +
+                               "-bound" + on + ", predicted " + describe_class(k.params, p);
+      if (near_ridge(k.params.O_krn, p.O_dev, policy.ridge_margin)) {
+        warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
+                           "% of the ridge, so a warning");
+      } else {
+        failures.push_back(what);
+      }
+    }
+
+    if (policy.base) {
+      const baseline_kernel* b = policy.base->find(k.name);
+      if (b == nullptr) {
+        warnings.push_back("not in the baseline " + policy.base->source);
+      } else {
+        for (const auto& q : k.predictions) {
+          const auto it = b->bounds.find(q.device);
+          if (it == b->bounds.end() || it->second == q.bound) {
+            continue;
+          }
+          const std::string what = "class changed on " + q.device + ": " +
+                                   std::string(to_string(it->second)) + "-bound -> " +
+                                   describe_class(k.params, q) + " (baseline O_krn " +
+                                   detail::fixed(b->O_krn, 3) + ")";
+          if (near_ridge(k.params.O_krn, q.O_dev, policy.ridge_margin)) {
+            warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
+                               "% of the ridge, so a warning");
+          } else {
+            failures.push_back(what);
+          }
+        }
+        if (b->efficiency && v.efficiency && b->local_device == local) {
+          const double drop = (*b->efficiency - *v.efficiency) / *b->efficiency;
+          if (drop > policy.max_efficiency_drop) {
+            failures.push_back("efficiency dropped " + ratio(drop * 100) + "% vs the baseline" +
+                               on + " (" + ratio(*b->efficiency) + " -> " + ratio(*v.efficiency) +
+                               "), more than MAX_EFFICIENCY_DROP " +
+                               ratio(policy.max_efficiency_drop * 100) + "%");
+          }
+        }
+      }
+    }
+
+    v.status = !failures.empty()   ? verdict_status::fail
+               : !warnings.empty() ? verdict_status::warn
+               : v.efficiency      ? verdict_status::pass
+                                   : verdict_status::skip;
+    for (auto* list : {&failures, &warnings, &notes}) {
+      v.reasons.insert(v.reasons.end(), list->begin(), list->end());
+    }
+    k.result = std::move(v);
+  }
+}
+
+exit_status gate_exit_status(const report& r) {
+  for (const auto& k : r.kernels) {
+    if (k.result.status == verdict_status::fail) {
+      return exit_status::gate_failure;
+    }
+  }
+  return exit_status::pass;
+}
+
+} // namespace perfgate

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reads `perfgate-report/1` back: every field json_writer.cpp writes.
+#include <perfgate/error.hpp>
+#include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
+
+#include "json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+namespace {
+using detail::json_fields;
+
+std::optional<double> optional_number(const json_fields& f, std::string_view key) {
+  return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
+}
+
+template <class E>
+E choice(const json_fields& f, std::string_view key,
+         std::initializer_list<std::pair<std::string_view, E>> values) {
+  const std::string v = f.string(key);
+  std::string names;
+  for (const auto& [name, e] : values) {
+    if (v == name) {
+      return e;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  }
+  f.fail(key, "unknown value \"" + v + "\", expected one of: " + names);
+}
+
+kernel_params read_params(const json_fields& f) {
+  kernel_params k;
+  k.model = choice<model_kind>(
+      f, "model", {{"quantitative", model_kind::quantitative}, {"roofline", model_kind::roofline}});
+  k.K_type = choice<kernel_type>(
+      f, "K_type",
+      {{"fp32", kernel_type::fp32}, {"fp64", kernel_type::fp64}, {"int", kernel_type::integer}});
+  k.W_comp = f.non_negative("W_comp");
+  k.W_traf = f.non_negative("W_traf");
+  k.O_krn = f.non_negative("O_krn");
+  k.E_mix = optional_number(f, "E_mix");
+  k.D_ops = optional_number(f, "D_ops");
+  k.D_ldst = optional_number(f, "D_ldst");
+  k.D_other = optional_number(f, "D_other");
+  return k;
+}
+
+prediction read_prediction(const json_fields& f) {
+  prediction p;
+  p.device = f.string("device");
+  p.one_core = f.string_or("peaks", "all") == "one_core";
+  p.T_op = f.non_negative("T_op");
+  p.W_op = optional_number(f, "W_op");
+  p.W_ldst = optional_number(f, "W_ldst");
+  p.W_other = optional_number(f, "W_other");
+  p.C_op = optional_number(f, "C_op");
+  p.C_ldst = optional_number(f, "C_ldst");
+  p.C_other = optional_number(f, "C_other");
+  p.E_instr = optional_number(f, "E_instr");
+  p.T_op_adj = f.non_negative("T_op_adj");
+  p.B_mem = f.has("B_mem") ? f.non_negative("B_mem") : 0;
+  p.O_dev = f.non_negative("O_dev");
+  p.bound = choice<bound_class>(
+      f, "bound", {{"memory", bound_class::memory}, {"compute", bound_class::compute}});
+  p.T_pred = f.non_negative("T_pred");
+  p.predicted_time_s = f.non_negative("predicted_time_s");
+  return p;
+}
+} // namespace
+
+report report_from_json(std::string_view text, const std::string& file) {
+  const nlohmann::json doc = json_fields::parse(text, file);
+  const json_fields root(doc, file, "");
+  const std::string schema = root.string("schema");
+  if (schema != report_schema) {
+    root.fail("schema", "expected \"" + std::string(report_schema) + "\", found \"" + schema +
+                            "\" (this perfgate reads report format major version 1)");
+  }
+  report r;
+  if (root.has("meta")) {
+    const auto meta = root.object("meta");
+    r.meta.perfgate_version = meta.string_or("perfgate_version", "");
+    r.meta.command = meta.string_or("command", "");
+    r.meta.timestamp = meta.string_or("timestamp", "");
+    r.meta.host = meta.string_or("host", "");
+    if (meta.has("argv")) {
+      for (const auto& a : meta.array("argv")) {
+        r.meta.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+      }
+    }
+  }
+  if (root.has("profile")) {
+    const auto prof = root.object("profile");
+    r.profile_file = prof.string_or("file", "");
+    r.profile_format = prof.string_or("format", "");
+    r.profile_device = prof.string_or("device", "");
+    r.profile_warp_size = static_cast<int>(prof.has("warp_size") ? prof.count("warp_size") : 32);
+  }
+  const auto& devices = root.array("devices");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto d = root.element(devices[i], i, "devices");
+    device dev;
+    dev.id = d.string("id");
+    dev.name = d.string_or("name", dev.id);
+    dev.vendor = d.string_or("vendor", "");
+    dev.source = d.string_or("source", "");
+    dev.origin = d.string_or("origin", "");
+    if (d.has("peaks")) {
+      const auto pk = d.object("peaks");
+      dev.peaks = {pk.non_negative("fp32_gflops"),  pk.non_negative("fp64_gflops"),
+                   pk.non_negative("int_mad_gops"), pk.non_negative("int_add_gops"),
+                   pk.non_negative("ldst_ginst"),   pk.non_negative("dram_gbs")};
+    }
+    r.devices.push_back(std::move(dev));
+  }
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto k = root.element(kernels[i], i, "kernels");
+    kernel_report kr;
+    kr.name = k.string("name");
+    kr.invocations = k.has("invocations") ? k.count("invocations") : 1;
+    kr.params = read_params(k.object("params"));
+    if (k.has("measured")) {
+      const auto m = k.object("measured");
+      measurement meas;
+      meas.time_s = m.positive("time_s");
+      meas.stats.samples = m.has("samples") ? m.count("samples") : 0;
+      meas.stats.mean_s = m.has("mean_s") ? m.non_negative("mean_s") : 0;
+      meas.stats.median_s = m.has("median_s") ? m.non_negative("median_s") : 0;
+      meas.stats.min_s = m.has("min_s") ? m.non_negative("min_s") : 0;
+      meas.stats.max_s = m.has("max_s") ? m.non_negative("max_s") : 0;
+      meas.stats.stddev_s = m.has("stddev_s") ? m.non_negative("stddev_s") : 0;
+      kr.measured = meas;
+    }
+    const auto& preds = k.array("predictions");
+    for (std::size_t j = 0; j < preds.size(); ++j) {
+      kr.predictions.push_back(read_prediction(k.element(preds[j], j, "predictions")));
+    }
+    const auto v = k.object("verdict");
+    kr.result.status = choice<verdict_status>(v, "status",
+                                              {{"pass", verdict_status::pass},
+                                               {"fail", verdict_status::fail},
+                                               {"warn", verdict_status::warn},
+                                               {"skip", verdict_status::skip}});
+    for (const auto& reason : v.array("reasons")) {
+      kr.result.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+    }
+    kr.result.efficiency = optional_number(v, "efficiency");
+    r.kernels.push_back(std::move(kr));
+  }
+  return r;
+}
+
+} // namespace perfgate

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: Apache-2.0
+# add_perf_prediction() misuse fails configuration with a message naming the problem, and the
+# keywords the function parses are exactly those its documentation's synopsis lists.
+#   cmake -DMODULE=<cmake/PerfGate.cmake> -DWORK=<scratch> -P check_module_errors.cmake
+cmake_minimum_required(VERSION 3.25)
+
+# The documented synopsis versus the parsed keyword lists.
+file(READ "${MODULE}" text)
+string(REGEX MATCH "add_perf_prediction\\(<target>[^)]*\\)\n" synopsis "${text}")
+string(REGEX MATCHALL "\\[([A-Z_]+) " documented "${synopsis}")
+string(REGEX REPLACE "[[ ]" "" documented "${documented}")
+string(REGEX MATCH "set\\(one_value ([^)]*)\\)" ignored "${text}")
+set(one "${CMAKE_MATCH_1}")
+string(REGEX MATCH "set\\(multi_value ([^)]*)\\)" ignored "${text}")
+string(REGEX MATCHALL "[A-Z_]+" parsed "${one} ${CMAKE_MATCH_1}")
+list(SORT documented)
+list(SORT parsed)
+if(NOT documented STREQUAL parsed)
+  message(FATAL_ERROR "synopsis keywords (${documented}) differ from parsed keywords (${parsed})")
+endif()
+message(STATUS "ok: synopsis and parser agree on ${documented}")
+
+set(cases
+  "BOGUS 1|unknown keyword or stray value: BOGUS"
+  "KERNELS|keyword without a value: KERNELS"
+  "EXPECT_BOUND latency|EXPECT_BOUND must be memory or compute, got \"latency\""
+  "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"
+  "MIN_EFFICIENCY fast|MIN_EFFICIENCY expects a number, got \"fast\""
+  "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, profile"
+  "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
+  "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
+  "TIMEOUT 0|TIMEOUT must be at least 1")
+foreach(case IN LISTS cases)
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 arguments)
+  list(GET parts 1 expected)
+  string(MAKE_C_IDENTIFIER "${arguments}" id)
+  set(dir "${WORK}/${id}")
+  file(REMOVE_RECURSE "${dir}")
+  file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION 3.25)
+project(module_error LANGUAGES NONE)
+enable_testing()
+add_executable(perfgate::cli IMPORTED GLOBAL)
+set_target_properties(perfgate::cli PROPERTIES IMPORTED_LOCATION /bin/true)
+add_executable(bench IMPORTED GLOBAL)
+include(\"${MODULE}\")
+add_perf_prediction(bench ${arguments})
+")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${dir}" -B "${dir}/build"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "add_perf_prediction(bench ${arguments}) configured, expected an error")
+  endif()
+  string(REGEX REPLACE "[ \n]+" " " flat "${err}") # CMake wraps long messages
+  string(FIND "${flat}" "add_perf_prediction(bench): ${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "add_perf_prediction(bench ${arguments}): expected the message\n"
+                        "  add_perf_prediction(bench): ${expected}\nin:\n${err}")
+  endif()
+  message(STATUS "ok: ${arguments} -> ${expected}")
+endforeach()

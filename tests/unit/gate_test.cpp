@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/report.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+perfgate::device cpu() {
+  perfgate::device d;
+  d.id = "local-cpu";
+  d.name = "test CPU";
+  d.kind = "cpu";
+  d.source = "measured";
+  d.peaks = {200.0, 100.0, 100.0, 100.0, 100.0, 20.0}; // O_dev for fp64: 100 / 20 = 5
+  return d;
+}
+
+// One fp64 kernel with declared work: `flops` over `bytes`, measured at `time_s`.
+perfgate::report one_kernel(double flops, double bytes, double time_s,
+                            std::vector<perfgate::device> devices = {cpu()}) {
+  perfgate::profile p;
+  p.source_file = "bench";
+  perfgate::kernel_profile k;
+  k.name = "BM_kernel";
+  k.work = perfgate::declared_work{0, flops, 0, bytes};
+  k.time_s = time_s;
+  p.kernels.push_back(k);
+  return perfgate::predict_report(p, devices);
+}
+
+std::string reasons(const perfgate::report& r) {
+  std::string all;
+  for (const auto& s : r.kernels.at(0).result.reasons) {
+    all += s + "\n";
+  }
+  return all;
+}
+} // namespace
+
+TEST(Gate, EfficiencyIsBoundTimeOverMeasuredTime) {
+  // 1e9 B at 20 GB/s: the bound is 50 ms; measured 62.5 ms -> efficiency 0.8.
+  auto r = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  perfgate::apply_gate(r, policy);
+  const auto& v = r.kernels[0].result;
+  EXPECT_EQ(v.status, perfgate::verdict_status::pass);
+  EXPECT_DOUBLE_EQ(*v.efficiency, 0.8);
+  EXPECT_NE(reasons(r).find("efficiency 0.80 on local-cpu: measured 62.500 ms, bound 50.000 ms, "
+                            "memory-bound (O_krn 0.100 <= O_dev 5.000 op/B)"),
+            std::string::npos)
+      << reasons(r);
+  EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::pass);
+}
+
+TEST(Gate, BelowMinimumFailsAndExplains) {
+  auto r = one_kernel(1e8, 1e9, 0.25); // efficiency 0.2
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  perfgate::apply_gate(r, policy);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(r).find("efficiency 0.20 below MIN_EFFICIENCY 0.50 on local-cpu: measured "
+                            "250.000 ms, bound 50.000 ms"),
+            std::string::npos)
+      << reasons(r);
+  EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::gate_failure);
+}
+
+TEST(Gate, ShortKernelsOnlyWarn) {
+  // 1e5 B at 20 GB/s: a 5 us bound; measured 8 us (efficiency 0.625 < 0.9) under the 10 us floor.
+  auto r = one_kernel(1e4, 1e5, 8e-6);
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.9;
+  perfgate::apply_gate(r, policy);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::warn);
+  EXPECT_NE(reasons(r).find("latency-bound territory"), std::string::npos) << reasons(r);
+}
+
+TEST(Gate, BeatingTheBoundFails) {
+  auto r = one_kernel(1e8, 1e9, 40e-3); // efficiency 1.25
+  perfgate::apply_gate(r, {});
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(r).find("efficiency 1.25 above MAX_EFFICIENCY 1.10"), std::string::npos);
+}
+
+TEST(Gate, ExpectedClassFailsFarFromTheRidgeAndWarnsNearIt) {
+  perfgate::gate_policy policy;
+  policy.expect_bound = perfgate::bound_class::compute;
+  auto far = one_kernel(1e8, 1e9, 60e-3); // O_krn 0.1, O_dev 5
+  perfgate::apply_gate(far, policy);
+  EXPECT_EQ(far.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(far).find("expected compute-bound on local-cpu, predicted memory-bound "
+                              "(O_krn 0.100 <= O_dev 5.000 op/B)"),
+            std::string::npos)
+      << reasons(far);
+  auto near = one_kernel(4.8e9, 1e9, 60e-3); // O_krn 4.8: within 10% of 5
+  perfgate::apply_gate(near, policy);
+  EXPECT_EQ(near.kernels[0].result.status, perfgate::verdict_status::warn);
+  EXPECT_NE(reasons(near).find("within 10.00% of the ridge"), std::string::npos) << reasons(near);
+}
+
+TEST(Gate, BaselineClassFlipAndEfficiencyDrop) {
+  auto base_report = one_kernel(1e8, 1e9, 55e-3); // efficiency 0.91, memory-bound
+  perfgate::apply_gate(base_report, {});
+  perfgate::gate_policy policy;
+  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+
+  auto same = one_kernel(1e8, 1e9, 56e-3);
+  perfgate::apply_gate(same, policy);
+  EXPECT_EQ(same.kernels[0].result.status, perfgate::verdict_status::pass) << reasons(same);
+
+  auto slower = one_kernel(1e8, 1e9, 80e-3); // 0.909 -> 0.625: a 31% drop
+  perfgate::apply_gate(slower, policy);
+  EXPECT_EQ(slower.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(slower).find("efficiency dropped 31.25% vs the baseline on local-cpu (0.91 -> "
+                                 "0.62), more than MAX_EFFICIENCY_DROP 10.00%"),
+            std::string::npos)
+      << reasons(slower);
+
+  auto flipped = one_kernel(2e10, 1e9, 0.2); // O_krn 20 > 5: compute-bound now
+  perfgate::apply_gate(flipped, policy);
+  EXPECT_EQ(flipped.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(flipped).find("class changed on local-cpu: memory-bound -> compute-bound"),
+            std::string::npos)
+      << reasons(flipped);
+
+  auto renamed = one_kernel(1e8, 1e9, 56e-3);
+  renamed.kernels[0].name = "BM_new";
+  perfgate::apply_gate(renamed, policy);
+  EXPECT_EQ(renamed.kernels[0].result.status, perfgate::verdict_status::warn);
+  EXPECT_NE(reasons(renamed).find("not in the baseline base.json"), std::string::npos);
+}
+
+TEST(Gate, BaselineJsonRoundTripAndReportAsBaseline) {
+  auto r = one_kernel(1e8, 1e9, 55e-3);
+  perfgate::apply_gate(r, {});
+  const auto b = perfgate::baseline_from_report(r, "r.json");
+  const auto back = perfgate::baseline_from_json(perfgate::baseline_to_json(b), "b.json");
+  ASSERT_EQ(back.kernels.size(), 1U);
+  EXPECT_EQ(back.kernels[0].bounds.at("local-cpu"), perfgate::bound_class::memory);
+  EXPECT_NEAR(*back.kernels[0].efficiency, 50.0 / 55.0, 1e-12);
+  // A whole report is accepted as a baseline too.
+  const auto from_report = perfgate::baseline_from_json(perfgate::report_to_json(r), "r.json");
+  EXPECT_EQ(from_report.kernels[0].name, "BM_kernel");
+  EXPECT_THROW((void)perfgate::baseline_from_json("{\"schema\": \"x\"}", "b.json"),
+               perfgate::input_error);
+}
+
+TEST(Gate, OneThreadKernelsUseOneCorePeaks) {
+  auto d = cpu();
+  d.one_core_peaks = perfgate::device_peaks{100.0, 50.0, 50.0, 50.0, 50.0, 10.0};
+  perfgate::profile p;
+  perfgate::kernel_profile k;
+  k.name = "BM_single";
+  k.work = perfgate::declared_work{0, 1e8, 0, 1e9};
+  k.time_s = 0.1;
+  k.threads = 1;
+  p.kernels.push_back(k);
+  k.name = "BM_threads";
+  k.threads = 2;
+  p.kernels.push_back(k);
+  const auto r = perfgate::predict_report(p, {d});
+  EXPECT_TRUE(r.kernels[0].predictions[0].one_core);
+  EXPECT_DOUBLE_EQ(r.kernels[0].predictions[0].predicted_time_s, 0.1); // 1e9 B at 10 GB/s
+  EXPECT_FALSE(r.kernels[1].predictions[0].one_core);
+  EXPECT_DOUBLE_EQ(r.kernels[1].predictions[0].predicted_time_s, 0.05);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Google Benchmark JSON as libbenchmark 1.7.1 writes it (tests/data/gbench/: real output of
+// tests/consumer/stream_benchmarks.cpp with 3 repetitions).
+#include <perfgate/import.hpp>
+#include <perfgate/model.hpp>
+
+#include "import_failure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+const std::string file = std::string(PERFGATE_TEST_DATA_DIR) + "/gbench/stream_benchmarks.json";
+}
+
+TEST(GbenchImporter, RepetitionsGiveTheMedianTimeOfOneIteration) {
+  const auto p = perfgate::import_profile(file);
+  EXPECT_EQ(p.format, "gbench-json");
+  ASSERT_EQ(p.kernels.size(), 3U); // aggregates are not kernels
+  const auto& triad = p.kernels[0];
+  EXPECT_EQ(triad.name, "BM_triad");
+  EXPECT_EQ(triad.threads, 1U);
+  EXPECT_EQ(triad.invocations, 1U);
+  ASSERT_TRUE(triad.work);
+  EXPECT_EQ(triad.work->bytes, 402653184.0);
+  EXPECT_EQ(triad.work->fp64_flops, 33554432.0);
+  ASSERT_TRUE(triad.duration);
+  EXPECT_EQ(triad.duration->samples, 3U);
+  EXPECT_EQ(*triad.time_s, triad.duration->median_s);
+  EXPECT_GT(*triad.time_s, 1e-3); // milliseconds converted to seconds
+  EXPECT_LT(*triad.time_s, 1.0);
+  const auto k = perfgate::kernel_params_from_profile(p, triad);
+  EXPECT_EQ(k.model, perfgate::model_kind::roofline);
+  EXPECT_DOUBLE_EQ(k.O_krn, 1.0 / 12.0); // 2 flops per 24 bytes
+}
+
+TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
+  const std::string text = R"({"context": {"host_name": "h"}, "benchmarks": [
+    {"name": "BM_mt/threads:2", "run_name": "BM_mt/threads:2", "run_type": "iteration",
+     "threads": 2, "iterations": 10, "real_time": 250, "cpu_time": 500, "time_unit": "us",
+     "perfgate_bytes": 2e6, "perfgate_fp32_flops": 1e6},
+    {"name": "BM_broken", "run_name": "BM_broken", "run_type": "iteration", "error_occurred": true,
+     "error_message": "no GPU", "threads": 1, "iterations": 0, "real_time": 0, "time_unit": "ns"},
+    {"name": "BM_undeclared", "run_name": "BM_undeclared", "run_type": "iteration",
+     "threads": 1, "iterations": 5, "real_time": 3, "time_unit": "ms"}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 2U); // the benchmark that reported an error is left out
+  EXPECT_EQ(p.kernels[0].threads, 2U);
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 250e-6);
+  EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
+            "g.json: kernel 'BM_undeclared': declares no work: set the counters perfgate_bytes and "
+            "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops to the work of ONE "
+            "iteration (default counter flags)");
+  std::string bad_unit = text;
+  bad_unit.replace(bad_unit.find("\"us\""), 4, "\"fortnights\"");
+  EXPECT_NE(perfgate::test::import_failure(bad_unit, "g.json")
+                .find("key 'benchmarks[0].time_unit': unknown time unit \"fortnights\""),
+            std::string::npos);
+}
