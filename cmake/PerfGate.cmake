@@ -56,7 +56,9 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
   ``COLLECTOR auto|cupti|ncu|rocprof|gbench|profile``
     How kernels are measured. ``gbench``: a Google Benchmark binary whose benchmarks declare
     their work in the counters ``perfgate_fp32_flops``, ``perfgate_fp64_flops``,
-    ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration); the CPU is the local device.
+    ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration). The CPU is the local device,
+    unless the target has ``.cu``/``.hip`` sources or links the CUDA or HIP runtime: then its
+    benchmarks are taken to time GPU kernels with manual time and the GPU is the local device.
     ``cupti`` and ``ncu``: NVIDIA GPU counters; ``rocprof``: AMD GPU counters; these use the
     GPU as the local device and are skipped (exit 77) where there is none. ``profile``: the
     recorded ``PROFILE`` (the program still runs once and must succeed); the first of
@@ -276,7 +278,13 @@ function(add_perf_prediction target)
   else()
     set(backend gpu)
     if(collector STREQUAL "gbench")
-      set(backend cpu)
+      # A Google Benchmark binary with GPU code times its kernels with manual time: its local
+      # device is the GPU. Plain C++ benchmarks run on the CPU.
+      get_target_property(sources "${target}" SOURCES)
+      get_target_property(libs "${target}" LINK_LIBRARIES)
+      if(NOT sources MATCHES "\\.(cu|hip)(;|$)" AND NOT libs MATCHES "cudart|CUDA::|hip::")
+        set(backend cpu)
+      endif()
     endif()
     _perfgate_calibration(${backend} "${perfgate}" local_file)
     list(APPEND command --device "${local_file}")

@@ -961,10 +961,12 @@ int parseArgs(int argc, char** argv, Options& o) {
 }
 
 std::string render(const Device& dev, const ClockSample& before, const ClockSample& after,
-                   const std::vector<Result>& results, const std::vector<SweepPoint>& sweep) {
+                   const std::vector<Result>& results, const std::vector<SweepPoint>& sweep,
+                   bool quick) {
   std::string j;
   j += "{\n  \"schema\": \"perfgate-microbench/1\",\n  \"backend\": " + jsonString(pgpu::kBackend) +
        ",\n";
+  j += std::string("  \"quick\": ") + (quick ? "true" : "false") + ",\n";
   j += "  \"device\": {\n";
   j += "    \"index\": " + std::to_string(dev.index) + ",\n";
   j += "    \"name\": " + jsonString(dev.prop.name) + ",\n";
@@ -1117,7 +1119,7 @@ int run(const Options& opt) {
   }
   const ClockSample after = clocks.sample();
 
-  const std::string json = render(dev, before, after, results, sweep);
+  const std::string json = render(dev, before, after, results, sweep, opt.quick);
   if (opt.output.empty()) {
     std::fwrite(json.data(), 1, json.size(), stdout);
     std::fflush(stdout);

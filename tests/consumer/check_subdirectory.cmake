@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: Apache-2.0
+# Configures and builds tests/consumer with perfgate added by add_subdirectory, then checks that
+# its perf tests and the calibration fixture are registered (they run in check_consumer.cmake).
+#   cmake -DPERFGATE_SOURCE_DIR=<perfgate> -DSOURCE=<tests/consumer> -DWORK=<scratch> -P ...
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+foreach(step configure build list)
+  if(step STREQUAL "configure")
+    # GPU micro-benchmarks are not needed to check the wiring; they build in perfgate's own tree.
+    set(command "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}"
+        "-DPERFGATE_SOURCE_DIR=${PERFGATE_SOURCE_DIR}" -DPERFGATE_WITH_CUDA=OFF
+        -DPERFGATE_WITH_HIP=OFF)
+  elseif(step STREQUAL "build")
+    set(command "${CMAKE_COMMAND}" --build "${WORK}" --parallel 2)
+  else()
+    set(command "${CMAKE_CTEST_COMMAND}" -N -L perf)
+  endif()
+  execute_process(COMMAND ${command} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${step} failed (${rc}):\n${out}\n${err}")
+  endif()
+endforeach()
+foreach(test perfgate.calibrate.cpu perf.triad perf.triad_strided perf.dot_expect_compute
+             perf.gpu_saxpy)
+  if(NOT out MATCHES "Test +#[0-9]+: ${test}\n")
+    message(FATAL_ERROR "add_subdirectory consumer: test ${test} is not registered:\n${out}")
+  endif()
+endforeach()
+if(out MATCHES "perfgate\\.test\\.")
+  message(FATAL_ERROR "perfgate's own tests leaked into the consumer:\n${out}")
+endif()
+message(STATUS "ok: add_subdirectory(perfgate) registers the consumer's perf tests")
