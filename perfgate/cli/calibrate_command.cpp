@@ -44,8 +44,8 @@ microbench_run run_gpu_microbench(const std::string& backend, int device_index, 
   }
   const fs::path out =
       fs::temp_directory_path() / ("perfgate-microbench-" + std::to_string(::getpid()) + ".json");
-  std::vector<std::string> argv = {*exe, "--device-index", std::to_string(device_index),
-                                   "-o", out.string()};
+  std::vector<std::string> argv = {*exe, "--device-index", std::to_string(device_index), "-o",
+                                   out.string()};
   if (quick) {
     argv.emplace_back("--quick");
   }

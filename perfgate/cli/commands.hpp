@@ -20,6 +20,9 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
 action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                        const std::vector<std::string>& program);
 action add_baseline_command(CLI::App& app);
+action add_report_command(CLI::App& app);
+action add_compare_command(CLI::App& app);
+action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

@@ -20,11 +20,17 @@ int main(int argc, char** argv) {
   CLI::App app{"perfgate: predicted performance bounds for GPU and CPU kernels, as a CI gate"};
   app.set_version_flag("--version", std::string(perfgate::version()));
   app.require_subcommand(1);
-  auto predict = perfgate::cli::add_predict_command(app, args);
-  auto devices = perfgate::cli::add_devices_command(app);
-  auto calibrate = perfgate::cli::add_calibrate_command(app, args);
-  auto run = perfgate::cli::add_run_command(app, args, program);
-  auto baseline = perfgate::cli::add_baseline_command(app);
+  namespace cli = perfgate::cli;
+  const std::vector<std::pair<std::string, cli::action>> commands = {
+      {"predict", cli::add_predict_command(app, args)},
+      {"run", cli::add_run_command(app, args, program)},
+      {"calibrate", cli::add_calibrate_command(app, args)},
+      {"devices", cli::add_devices_command(app)},
+      {"report", cli::add_report_command(app)},
+      {"compare", cli::add_compare_command(app)},
+      {"merge", cli::add_merge_command(app, args)},
+      {"baseline", cli::add_baseline_command(app)},
+  };
   try {
     app.parse(ours);
   } catch (const CLI::ParseError& e) {
@@ -32,20 +38,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : static_cast<int>(perfgate::exit_status::input_error);
   }
   try {
-    if (app.got_subcommand("predict")) {
-      return predict();
-    }
-    if (app.got_subcommand("devices")) {
-      return devices();
-    }
-    if (app.got_subcommand("calibrate")) {
-      return calibrate();
-    }
-    if (app.got_subcommand("run")) {
-      return run();
-    }
-    if (app.got_subcommand("baseline")) {
-      return baseline();
+    for (const auto& [name, run] : commands) {
+      if (app.got_subcommand(name)) {
+        return run();
+      }
     }
   } catch (const perfgate::error& e) {
     std::cerr << "perfgate: "

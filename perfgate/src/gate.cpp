@@ -125,6 +125,7 @@ void apply_gate(report& r, const gate_policy& policy) {
   const std::string local = r.devices.front().id;
   for (auto& k : r.kernels) {
     verdict v;
+    v.device = local;
     std::vector<std::string> failures, warnings, notes;
     const prediction& p = k.predictions.front();
     const std::string on = " on " + local;
@@ -191,6 +192,9 @@ void apply_gate(report& r, const gate_policy& policy) {
           } else {
             failures.push_back(what);
           }
+        }
+        if (b->efficiency && b->local_device == local) {
+          v.baseline_efficiency = b->efficiency;
         }
         if (b->efficiency && v.efficiency && b->local_device == local) {
           const double drop = (*b->efficiency - *v.efficiency) / *b->efficiency;

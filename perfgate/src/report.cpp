@@ -23,6 +23,15 @@ std::string_view to_string(verdict_status s) {
   return "?";
 }
 
+const device* report::find_device(std::string_view id) const {
+  for (const auto& d : devices) {
+    if (d.id == id) {
+      return &d;
+    }
+  }
+  return nullptr;
+}
+
 report_meta make_report_meta(std::string command, std::vector<std::string> argv) {
   report_meta m;
   m.perfgate_version = std::string(version());
@@ -88,6 +97,35 @@ report predict_report(const profile& p, const std::vector<device>& devices,
                                 p.source_file + "; its kernels are:" + names);
   }
   return r;
+}
+
+report merge_reports(const std::vector<report>& parts, const std::vector<std::string>& files) {
+  if (parts.empty()) {
+    throw usage_error("nothing to merge: give at least one report");
+  }
+  report merged;
+  merged.profile_format = "merged";
+  merged.profile_warp_size = parts.front().profile_warp_size;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const report& part = parts[i];
+    const std::string file = i < files.size() ? files[i] : "report " + std::to_string(i + 1);
+    merged.profile_file += (merged.profile_file.empty() ? "" : ", ") + file;
+    if (merged.profile_device.empty()) {
+      merged.profile_device = part.profile_device;
+    }
+    for (const auto& d : part.devices) {
+      if (merged.find_device(d.id) == nullptr) {
+        merged.devices.push_back(d);
+      }
+    }
+    for (auto k : part.kernels) {
+      if (k.origin.empty()) {
+        k.origin = file + (part.meta.host.empty() ? "" : " (" + part.meta.host + ")");
+      }
+      merged.kernels.push_back(std::move(k));
+    }
+  }
+  return merged;
 }
 
 report_format parse_report_format(std::string_view name) {

@@ -149,6 +149,9 @@ report report_from_json(std::string_view text, const std::string& file) {
       kr.result.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
     }
     kr.result.efficiency = optional_number(v, "efficiency");
+    kr.result.baseline_efficiency = optional_number(v, "baseline_efficiency");
+    kr.result.device = v.string_or("device", "");
+    kr.origin = k.string_or("origin", "");
     r.kernels.push_back(std::move(kr));
   }
   return r;

@@ -5,6 +5,7 @@
 /// one the measurement ran on, is the report's first device.
 #pragma once
 
+#include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 #include <perfgate/report.hpp>
 

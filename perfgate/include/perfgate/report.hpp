@@ -30,6 +30,8 @@ struct verdict {
   verdict_status status = verdict_status::skip;
   std::vector<std::string> reasons;
   std::optional<double> efficiency; ///< bound time / measured time on the local device, 0..1
+  std::optional<double> baseline_efficiency; ///< the baseline's, when gated against one
+  std::string device; ///< the local device the verdict is about (empty: none)
 };
 
 struct kernel_report {
@@ -39,6 +41,7 @@ struct kernel_report {
   std::optional<measurement> measured;
   std::vector<prediction> predictions; ///< one per device, in the order the devices were given
   verdict result;
+  std::string origin; ///< merged reports: the report (and host) this kernel came from
 };
 
 /// Where the report came from (the `meta` block).
@@ -51,6 +54,9 @@ struct report_meta {
 };
 
 struct report {
+  /// The device with this id, or null (a merged report's kernels may cover different devices).
+  [[nodiscard]] const device* find_device(std::string_view id) const;
+
   report_meta meta;
   std::string profile_file;
   std::string profile_format;
@@ -67,6 +73,11 @@ struct report {
 /// kernel.
 [[nodiscard]] report predict_report(const profile& p, const std::vector<device>& devices,
                                     const std::string& kernel_regex = "");
+
+/// One report from several (CI runners, one test per GPU): kernels are kept side by side, each
+/// with its origin ("file (host)"), devices are united by id. Throws usage_error for no parts.
+[[nodiscard]] report merge_reports(const std::vector<report>& parts,
+                                   const std::vector<std::string>& files);
 
 /// A `meta` block for this process: version, command, argv, current UTC time and host name.
 [[nodiscard]] report_meta make_report_meta(std::string command, std::vector<std::string> argv);

@@ -92,6 +92,15 @@ std::string report_to_json(const report& r) {
     jk["verdict"] = {{"status", to_string(k.result.status)},
                      {"reasons", k.result.reasons},
                      {"efficiency", optional_number(k.result.efficiency)}};
+    if (!k.result.device.empty()) {
+      jk["verdict"]["device"] = k.result.device;
+    }
+    if (k.result.baseline_efficiency) {
+      jk["verdict"]["baseline_efficiency"] = *k.result.baseline_efficiency;
+    }
+    if (!k.origin.empty()) {
+      jk["origin"] = k.origin;
+    }
     j["kernels"].push_back(std::move(jk));
   }
   return j.dump(2) + "\n";

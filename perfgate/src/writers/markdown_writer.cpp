@@ -1,41 +1,143 @@
 // SPDX-License-Identifier: Apache-2.0
-// GitHub-flavoured Markdown: a section per kernel, a table row per device, details collapsed.
+// GitHub-flavoured Markdown for a pull-request comment or a job summary: a verdict line, one
+// table per device (failures first), and the model's intermediate values collapsed.
 #include <perfgate/report.hpp>
 
 #include "number_format.hpp"
 #include "prediction_table.hpp"
 #include "table.hpp"
 
+#include <algorithm>
+
 namespace perfgate {
 
+namespace {
+using namespace detail;
+
+int rank(verdict_status s) {
+  switch (s) {
+  case verdict_status::fail: return 0;
+  case verdict_status::warn: return 1;
+  case verdict_status::pass: return 2;
+  case verdict_status::skip: return 3;
+  }
+  return 4;
+}
+
+std::string icon(verdict_status s) {
+  switch (s) {
+  case verdict_status::fail: return "❌ fail";
+  case verdict_status::warn: return "⚠️ warn";
+  case verdict_status::pass: return "✅ pass";
+  case verdict_status::skip: return "➖ skip";
+  }
+  return "";
+}
+
+const prediction* prediction_on(const kernel_report& k, const std::string& device) {
+  for (const auto& p : k.predictions) {
+    if (p.device == device) {
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+std::string first_reason(const kernel_report& k) {
+  return k.result.reasons.empty() ? "" : k.result.reasons.front();
+}
+
+std::string baseline_change(const verdict& v) {
+  if (!v.baseline_efficiency || !v.efficiency) {
+    return "-";
+  }
+  const double change = (*v.efficiency - *v.baseline_efficiency) / *v.baseline_efficiency;
+  return fixed(*v.baseline_efficiency, 2) + " → " + fixed(*v.efficiency, 2) + " (" +
+         (change >= 0 ? "+" : "") + fixed(change * 100, 1) + "%)";
+}
+
+// The local device's table: measured against bound, efficiency and the verdict.
+std::string local_table(const device& d, const std::vector<const kernel_report*>& ks) {
+  table t;
+  t.header = {"", "kernel", "measured", "bound", "efficiency", "class", "vs baseline", "why"};
+  t.right_aligned = {false, false, true, true, true, false, true, false};
+  for (const auto* k : ks) {
+    const prediction* p = prediction_on(*k, d.id);
+    t.rows.push_back(
+        {icon(k->result.status), "`" + k->name + "`",
+         k->measured ? duration(k->measured->time_s) : "-", p ? duration(p->predicted_time_s) : "-",
+         k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
+         p ? std::string(to_string(p->bound)) : "-", baseline_change(k->result), first_reason(*k)});
+  }
+  return render_markdown(t);
+}
+
+// Another device: the bound and the class it predicts.
+std::string predicted_table(const device& d, const std::vector<const kernel_report*>& ks) {
+  table t;
+  t.header = {"kernel", "bound", "class", "T'_op", "O_krn", "O_dev"};
+  t.right_aligned = {false, true, false, true, true, true};
+  for (const auto* k : ks) {
+    if (const prediction* p = prediction_on(*k, d.id)) {
+      t.rows.push_back({"`" + k->name + "`", duration(p->predicted_time_s),
+                        std::string(to_string(p->bound)), fixed(p->T_op_adj, 2),
+                        fixed(k->params.O_krn, 3), fixed(p->O_dev, 3)});
+    }
+  }
+  return render_markdown(t);
+}
+} // namespace
+
 std::string report_to_markdown(const report& r) {
-  using namespace detail;
-  std::string out = "## perfgate predictions\n\n";
+  std::vector<const kernel_report*> ks;
+  std::size_t counts[4] = {0, 0, 0, 0};
+  for (const auto& k : r.kernels) {
+    ks.push_back(&k);
+    ++counts[rank(k.result.status)];
+  }
+  std::stable_sort(ks.begin(), ks.end(), [](const auto* a, const auto* b) {
+    return rank(a->result.status) < rank(b->result.status);
+  });
+  std::string out = "## perfgate: " + std::to_string(r.kernels.size()) + " kernel" +
+                    (r.kernels.size() == 1 ? "" : "s") + ": " + std::to_string(counts[0]) +
+                    " failed, " + std::to_string(counts[1]) + " warned, " +
+                    std::to_string(counts[2]) + " passed, " + std::to_string(counts[3]) +
+                    " not gated\n\n";
   out += "Profile `" + markdown_cell(r.profile_file) + "` (" + r.profile_format;
   if (!r.profile_device.empty()) {
     out += ", taken on " + markdown_cell(r.profile_device);
   }
-  out += "). Rates in 1e9/s (GFLOPS, GIOPS, GB/s); predicted times are lower bounds.\n";
-  for (const auto& k : r.kernels) {
-    out += "\n### `" + markdown_cell(k.name) + "`\n\n";
-    out += kernel_summary(k) + "\n\n";
-    out += render_markdown(prediction_table(k, r.devices));
-    if (k.params.model == model_kind::quantitative) {
+  out += "). Bound = the predicted lower bound on time; efficiency = bound / measured. Rates in "
+         "1e9/s.\n";
+  for (const auto& d : r.devices) {
+    const bool local = std::any_of(r.kernels.begin(), r.kernels.end(),
+                                   [&](const auto& k) { return k.result.device == d.id; });
+    out += "\n### " + markdown_cell(d.id) + ": " + markdown_cell(d.name) + " (" + d.source +
+           " peaks" + (local ? ", the device measured" : "") + ")\n\n";
+    out += local ? local_table(d, ks) : predicted_table(d, ks);
+  }
+  out += "\n<details><summary>Model details: parameters and per-device intermediate values"
+         "</summary>\n";
+  for (const auto* k : ks) {
+    out += "\n#### `" + markdown_cell(k->name) + "`\n\n" + kernel_summary(*k) + "\n\n";
+    out += render_markdown(prediction_table(*k, r.devices));
+    if (k->params.model == model_kind::quantitative) {
       table costs;
       costs.header = {"device", "W_op", "W_ldst", "W_other", "C_op", "C_ldst", "C_other"};
       costs.right_aligned = {false, true, true, true, true, true, true};
-      for (const auto& p : k.predictions) {
+      for (const auto& p : k->predictions) {
         costs.rows.push_back({p.device, fixed_or_dash(p.W_op, 2), fixed_or_dash(p.W_ldst, 2),
                               fixed_or_dash(p.W_other, 2), fixed_or_dash(p.C_op, 3),
                               fixed_or_dash(p.C_ldst, 3), fixed_or_dash(p.C_other, 3)});
       }
-      out += "\n<details><summary>Instruction costs per device</summary>\n\n" +
-             render_markdown(costs) + "\n</details>\n";
+      out += "\n" + render_markdown(costs);
     }
-    for (const auto& reason : k.result.reasons) {
-      out += "\n*" + std::string(to_string(k.result.status)) + "*: " + markdown_cell(reason) + "\n";
+    for (const auto& reason : k->result.reasons) {
+      out += "\n- " + std::string(to_string(k->result.status)) + ": " + markdown_cell(reason);
     }
+    out += "\n";
   }
+  out += "\n</details>\n";
   return out;
 }
 

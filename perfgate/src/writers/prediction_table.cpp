@@ -27,7 +27,12 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
   t.right_aligned = {false, true, true, true, true, true, false, true, true, false};
   for (std::size_t i = 0; i < k.predictions.size(); ++i) {
     const auto& p = k.predictions[i];
-    const std::string source = i < devices.size() ? devices[i].source : "";
+    std::string source;
+    for (const auto& d : devices) { // by id: a merged report's kernels cover different devices
+      if (d.id == p.device) {
+        source = d.source;
+      }
+    }
     t.rows.push_back({p.device, fixed(p.T_op, 2), percent(p.E_instr), fixed(p.T_op_adj, 2),
                       fixed(p.B_mem, 2), fixed(p.O_dev, 3), std::string(to_string(p.bound)),
                       fixed(p.T_pred, 2), duration(p.predicted_time_s), source});

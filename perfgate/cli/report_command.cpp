@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// perfgate report | compare | merge: reading reports back for people and for CI.
+#include <perfgate/compare.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/report.hpp>
+
+#include "commands.hpp"
+
+#include <memory>
+
+namespace perfgate::cli {
+
+namespace {
+report load_report(const std::string& file) { return report_from_json(read_text_file(file), file); }
+} // namespace
+
+action add_report_command(CLI::App& app) {
+  struct options {
+    std::string file;
+    std::string format = "md";
+    std::string output;
+  };
+  auto o = std::make_shared<options>();
+  auto* cmd = app.add_subcommand("report", "Render a perfgate-report/1 file for people");
+  cmd->add_option("report", o->file, "perfgate-report/1 file")->required();
+  cmd->add_option("--format", o->format, "md (pull request, job summary), text or json")
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
+  return [o]() {
+    const report r = load_report(o->file);
+    emit(render_report(r, parse_report_format(o->format)), o->output);
+    return 0;
+  };
+}
+
+action add_compare_command(CLI::App& app) {
+  struct options {
+    std::string base, head;
+    std::string format = "md";
+    compare_policy policy;
+    std::string output;
+  };
+  auto o = std::make_shared<options>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Compare two reports: efficiency, class and counter changes; exit 1 on a "
+                 "regression");
+  cmd->add_option("base", o->base, "The report before (e.g. of the main branch)")->required();
+  cmd->add_option("head", o->head, "The report after (e.g. of the pull request)")->required();
+  cmd->add_option("--format", o->format, "md or json")
+      ->check(CLI::IsMember({"md", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--max-efficiency-drop", o->policy.max_efficiency_drop,
+                  "Allowed relative efficiency drop on the local device")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--max-work-increase", o->policy.max_work_increase,
+                  "Allowed relative growth of W_comp or W_traf")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
+  return [o]() {
+    const comparison c = compare_reports(load_report(o->base), load_report(o->head), o->policy);
+    emit(o->format == "json" ? comparison_to_json(c) : comparison_to_markdown(c), o->output);
+    return static_cast<int>(c.failed() ? exit_status::gate_failure : exit_status::pass);
+  };
+}
+
+action add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
+  struct options {
+    std::vector<std::string> files;
+    std::string output;
+  };
+  auto o = std::make_shared<options>();
+  auto* cmd = app.add_subcommand(
+      "merge", "Merge reports of several runners or tests into one, keeping where each came from");
+  cmd->add_option("reports", o->files, "perfgate-report/1 files")->required();
+  cmd->add_option("-o,--output", o->output, "The merged report (written atomically)")->required();
+  return [o, argv]() {
+    std::vector<report> parts;
+    for (const auto& f : o->files) {
+      parts.push_back(load_report(f));
+    }
+    report merged = merge_reports(parts, o->files);
+    merged.meta = make_report_meta("merge", argv);
+    emit(report_to_json(merged), o->output);
+    return 0;
+  };
+}
+
+} // namespace perfgate::cli
