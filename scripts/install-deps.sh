@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest-dev
-          libbenchmark-dev
+          libbenchmark-dev python3-jsonschema
           hipcc libamdhip64-dev) # HIP builds of the GPU micro-benchmarks (Debian's ROCm 5.2)
 
 missing=()

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Validates perfgate's JSON output against the JSON Schemas in perfgate/schema/.
+
+Every report and device file this test makes (predict on every bundled and fixture profile,
+run, merge, calibrate, the built-in database) and every one the other tests left in the build
+tree is checked with Debian's python3-jsonschema (Draft 2020-12).
+
+usage: validate_reports.py PERFGATE SOURCE_DIR BUILD_DIR WORK_DIR
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+
+
+def main(perfgate, source, build, work):
+    source, build, work = Path(source), Path(build), Path(work)
+    work.mkdir(parents=True, exist_ok=True)
+    schemas = {
+        "perfgate-report/1": json.loads((source / "perfgate/schema/report-1.schema.json").read_text()),
+        "perfgate-device/1": json.loads((source / "perfgate/schema/device-1.schema.json").read_text()),
+    }
+    validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
+    for v in schemas.values():
+        jsonschema.Draft202012Validator.check_schema(v)
+
+    devices = ["--device", "gtx-480", "--device", "h100-sxm", "--device", "mi300x"]
+    profiles = sorted((source / "examples/profiles").glob("*.csv")) + [
+        source / "tests/data/ncu/raw_two_kernels.csv",
+        source / "tests/data/ncu/long_two_kernels.csv",
+        source / "tests/data/gbench/stream_benchmarks.json",
+    ]
+    made = []
+    for i, profile in enumerate(profiles):
+        out = work / f"predict-{i}.json"
+        subprocess.run([perfgate, "predict", "--profile", str(profile), *devices, "--format", "json",
+                        "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
+        made.append(out)
+    gated = work / "run.json"
+    rc = subprocess.run([perfgate, "run", "--collector", "gbench", "--device",
+                         str(source / "tests/data/devices/valid_device.json"), "--device", "h100-sxm",
+                         "--min-efficiency", "0.1", "--report", str(gated), "--",
+                         str(source / "tests/cli/fake_gbench.sh")],
+                        stdout=subprocess.DEVNULL).returncode
+    if rc not in (0, 1):
+        sys.exit(f"perfgate run exited {rc}")
+    made.append(gated)
+    merged = work / "merged.json"
+    subprocess.run([perfgate, "merge", str(made[0]), str(gated), "-o", str(merged)], check=True,
+                   stderr=subprocess.DEVNULL)
+    made.append(merged)
+    calibrated = work / "local-cpu.json"
+    subprocess.run([perfgate, "calibrate", "--backend", "cpu", "--quick", "-o", str(calibrated)],
+                   check=True, stderr=subprocess.DEVNULL)
+    made.append(calibrated)
+    builtin = json.loads(subprocess.run([perfgate, "devices", "--format", "json"], check=True,
+                                        capture_output=True, text=True).stdout)
+
+    documents = [(str(p), json.loads(p.read_text())) for p in made]
+    documents += [(f"built-in device {d['id']}", d) for d in builtin]
+    for path in sorted(build.rglob("*.json")):
+        if work in path.parents:
+            continue
+        try:
+            doc = json.loads(path.read_text())
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(doc, dict) and doc.get("schema") in validators:
+            documents.append((str(path), doc))
+
+    errors = 0
+    counts = {}
+    for name, doc in documents:
+        schema = doc.get("schema")
+        counts[schema] = counts.get(schema, 0) + 1
+        for error in validators[schema].iter_errors(doc):
+            errors += 1
+            where = "/".join(str(p) for p in error.absolute_path)
+            print(f"{name}: {schema}: at /{where}: {error.message}")
+    print(", ".join(f"{n} {s} documents" for s, n in sorted(counts.items())) +
+          f" validated, {errors} errors")
+    if counts.get("perfgate-report/1", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2:
+        sys.exit("too few documents were validated")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    sys.exit(main(*sys.argv[1:]))
