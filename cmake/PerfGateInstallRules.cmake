@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Install tree: bin/perfgate (+ GPU micro-benchmarks when built) and lib/cmake/PerfGate with
-# the package config, its version file, the exported perfgate::cli and the CMake module.
+# the package config, its version file, the exported perfgate::cli, the CMake module and the
+# CUDA/HIP detection modules (projects with GPU code use them too).
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
 
@@ -18,4 +19,6 @@ install(FILES
   "${PROJECT_BINARY_DIR}/PerfGateConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCalibrate.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/PerfGateCuda.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/PerfGateHip.cmake"
   DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")

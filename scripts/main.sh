@@ -1,33 +1,68 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The README's main command: installs what is missing, builds perfgate, and predicts the bundled
-# example profiles (the thesis's case studies, profiled on a GTX-480) on the thesis GPUs and on
-# current GPUs. Reports (text, JSON, Markdown) are left in ${PERFGATE_REPORT_DIR:-reports}.
+# The README's main command: installs what is missing, builds and installs perfgate, builds the
+# examples against the install tree, and runs `ctest -L perf` on them: the CPU kernels gated
+# against this machine's calibrated CPU, the GPU kernels (skipped without a GPU, with the
+# reason), and the recorded profiles predicted on many GPUs. Reports end up in
+# ${PERFGATE_REPORT_DIR:-reports}: one JSON and Markdown per test, all.json and summary.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh"
 build="${PERFGATE_BUILD_DIR:-$root/build}"
 reports="${PERFGATE_REPORT_DIR:-$root/reports}"
+start=$SECONDS
+
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+echo "==> install perfgate into $build/install"
+cmake --install "$build" --prefix "$build/install" >/dev/null
+
+echo "==> configure and build the examples against it ($build/examples)"
+cmake -S "$root/examples" -B "$build/examples" -DCMAKE_PREFIX_PATH="$build/install" \
+  -DCMAKE_BUILD_TYPE=Release >"$build/examples.configure.log" 2>&1 ||
+  { cat "$build/examples.configure.log"; exit 1; }
+grep -E "perfgate: (CUDA|HIP)" "$build/examples.configure.log" || true
+cmake --build "$build/examples" --parallel "$(nproc)"
+
+echo "==> ctest -L perf (the local device is calibrated once, then every example is gated)"
+rm -rf "$build/examples/perfgate-reports" "$build/examples"/*/perfgate-reports
+set +e
+ctest --test-dir "$build/examples" -L perf --output-on-failure | tee "$build/examples.ctest.log"
+set -e
+
+echo "==> reports in $reports"
+rm -rf "$reports"
 mkdir -p "$reports"
-perfgate="$build/bin/perfgate"
-
-devices=(gtx-480 gtx-660 gtx-960 gtx-1060 tesla-m2050 tesla-k20c
-         v100-sxm2 a100-80gb h100-sxm h200 l40s rtx-4090 mi250x mi300x)
-device_args=()
-for d in "${devices[@]}"; do device_args+=(--device "$d"); done
-
-profiles=("$root"/examples/profiles/*.csv)
-n=0
-for profile in "${profiles[@]}"; do
-  n=$((n + 1))
-  name="$(basename "$profile" .csv)"
-  echo
-  echo "==> [$n/${#profiles[@]}] perfgate predict --profile examples/profiles/$(basename "$profile") (${#devices[@]} devices)"
-  "$perfgate" predict --profile "$profile" "${device_args[@]}" | tee "$reports/$name.txt"
-  "$perfgate" predict --profile "$profile" "${device_args[@]}" --format json -o "$reports/$name.json" 2>/dev/null
-  "$perfgate" predict --profile "$profile" "${device_args[@]}" --format md -o "$reports/$name.md" 2>/dev/null
+perfgate="$build/install/bin/perfgate"
+mapfile -t files < <(find "$build/examples" -path '*/perfgate-reports/*.json' | sort)
+if [ ${#files[@]} -eq 0 ]; then
+  echo "error: no perf test wrote a report" >&2
+  exit 1
+fi
+for f in "${files[@]}"; do
+  name="$(basename "$f" .json)"
+  cp "$f" "$reports/$name.json"
+  "$perfgate" report "$f" --format md -o "$reports/$name.md" 2>/dev/null
 done
+"$perfgate" merge "${files[@]}" -o "$reports/all.json" 2>/dev/null
+"$perfgate" report "$reports/all.json" --format md -o "$reports/summary.md" 2>/dev/null
+cp "$build/examples/perfgate/local-cpu.json" "$reports/" 2>/dev/null || true
+
 echo
-echo "==> reports (text, perfgate-report/1 JSON, Markdown) in $reports"
-ls -1 "$reports"
+echo "==> summary ($((SECONDS - start)) s)"
+python3 - "$reports/all.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+for k in r["kernels"]:
+    v = k["verdict"]
+    eff = f"{v['efficiency']:.2f}" if v.get("efficiency") is not None else "-"
+    devices = len(k["predictions"])
+    why = v["reasons"][0] if v["reasons"] else ""
+    print(f"  {v['status'].upper():5} {k['name'][:40]:40} efficiency {eff:>5}  predicted on {devices} devices")
+    if v["status"] in ("fail", "warn"):
+        print(f"        {why}")
+PY
+grep -E "tests passed" "$build/examples.ctest.log" || true
+# Skipped tests write no report; their reason is in CTest's log.
+grep -hE "^perfgate: skipped: " "$build/examples/Testing/Temporary/LastTest.log" 2>/dev/null |
+  sort | uniq -c | sed 's/^ */  skipped x/' || true
+echo "Reports: $reports (summary.md, all.json, one .json/.md per test)"

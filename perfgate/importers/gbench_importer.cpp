@@ -30,6 +30,46 @@ double seconds_per(const json_fields& f) {
   f.fail("time_unit", "unknown time unit \"" + unit + "\", expected ns, us, ms or s");
 }
 
+// Google Benchmark writes non-finite numbers as bare NaN / inf (e.g. the coefficient of variation
+// of a counter that is 0 in every repetition), which is not JSON. Outside strings they become
+// null; perfgate never reads the aggregates they appear in.
+std::string replace_non_finite(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      out += c;
+      continue;
+    }
+    bool replaced = false;
+    for (std::string_view token : {"-nan", "nan", "NaN", "-NaN", "-inf", "inf", "-Infinity",
+                                   "Infinity"}) {
+      if (text.substr(i, token.size()) == token) {
+        out += "null";
+        i += token.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) {
+      out += c;
+    }
+  }
+  return out;
+}
+
 struct benchmark_runs {
   std::vector<double> times_s;
   std::uint64_t threads = 1;
@@ -43,7 +83,7 @@ bool looks_like_gbench_json(std::string_view text) {
 }
 
 profile import_gbench_json(std::string_view text, const std::string& file) {
-  const nlohmann::json doc = json_fields::parse(text, file);
+  const nlohmann::json doc = json_fields::parse(replace_non_finite(text), file);
   const json_fields root(doc, file, "");
   const auto context = root.object("context");
   if (context.has("json_schema_version") && context.number("json_schema_version") != 1) {

@@ -58,3 +58,17 @@ TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
                 .find("key 'benchmarks[0].time_unit': unknown time unit \"fortnights\""),
             std::string::npos);
 }
+
+TEST(GbenchImporter, NonFiniteAggregatesAsGoogleBenchmarkWritesThem) {
+  // A counter that is 0 in every repetition has a coefficient of variation of NaN, which
+  // libbenchmark writes as a bare NaN (not JSON).
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+     "real_time": 12.5, "time_unit": "ms", "perfgate_bytes": 2e8, "perfgate_fp64_flops": 2e7,
+     "perfgate_fp32_flops": 0.0, "label": "nan inf \"NaN\""},
+    {"name": "BM_dot_cv", "run_name": "BM_dot", "run_type": "aggregate", "aggregate_name": "cv",
+     "real_time": 0.01, "time_unit": "ms", "perfgate_fp32_flops": NaN, "x": -nan, "y": inf}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 12.5e-3);
+}
