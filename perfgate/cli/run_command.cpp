@@ -65,9 +65,7 @@ profile collect(const run_options& o) {
     throw skip_error("the CUPTI injection collector is not part of this build yet; use "
                      "--collector ncu (COLLECTOR ncu) on this GPU");
   }
-  // rocprof
-  throw skip_error("rocprofv3 collection is not part of this build yet (no rocprofiler package "
-                   "exists for Debian 12); record a profile and use --collector profile");
+  return detail::collect_rocprof(request);
 }
 
 std::optional<bound_class> parse_bound(const std::string& s) {

@@ -24,6 +24,10 @@ struct collect_request {
 /// Any CUDA program run under `ncu --csv --page raw` with the model's metrics.
 [[nodiscard]] profile collect_ncu(const collect_request& request);
 
+/// Any HIP program run under rocprofv3, one run per counter pass the architecture needs, plus
+/// the kernel trace for times. Skips (77) without rocprofv3 or an AMD GPU.
+[[nodiscard]] profile collect_rocprof(const collect_request& request);
+
 /// Runs the program once, as it is (for recorded-profile gates): exit 3 when it fails.
 void run_plain(const collect_request& request);
 

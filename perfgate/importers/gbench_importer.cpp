@@ -54,8 +54,8 @@ std::string replace_non_finite(std::string_view text) {
       continue;
     }
     bool replaced = false;
-    for (std::string_view token : {"-nan", "nan", "NaN", "-NaN", "-inf", "inf", "-Infinity",
-                                   "Infinity"}) {
+    for (std::string_view token :
+         {"-nan", "nan", "NaN", "-NaN", "-inf", "inf", "-Infinity", "Infinity"}) {
       if (text.substr(i, token.size()) == token) {
         out += "null";
         i += token.size() - 1;

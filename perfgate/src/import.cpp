@@ -5,6 +5,7 @@
 
 #include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
+#include "importers/rocprof_importer.hpp"
 #include "importers/nvprof_importer.hpp"
 
 namespace perfgate {
@@ -18,6 +19,9 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
     return detail::looks_like_gbench_json(text) ? profile_format::gbench_json
                                                 : profile_format::perfgate_json;
   }
+  if (detail::looks_like_rocprof_csv(text)) {
+    return profile_format::rocprof_csv;
+  }
   if (detail::looks_like_nvprof_csv(text)) {
     return profile_format::nvprof_csv;
   }
@@ -29,7 +33,8 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
   }
   throw input_error(
       file, "",
-      "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, nvprof CSV "
+      "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, rocprofv3 "
+                    "counter_collection.csv, nvprof CSV "
       "(`nvprof --csv --metrics ...`) or Nsight Compute CSV (`ncu --csv [--page "
       "raw]`)");
 }
@@ -44,6 +49,7 @@ profile import_profile_text(std::string_view text, const std::string& file, prof
   case profile_format::ncu_csv: return detail::import_ncu_csv_details(text, file);
   case profile_format::perfgate_json: return profile_from_json(text, file);
   case profile_format::gbench_json: return detail::import_gbench_json(text, file);
+  case profile_format::rocprof_csv: return detail::import_rocprof_csv(text, file, "");
   case profile_format::detect: break;
   }
   throw input_error(file, "", "unknown profile format");

@@ -34,10 +34,12 @@ TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
     // L1 serves lanes far faster than DRAM delivers them (8 bytes a lane-pair from DRAM).
     EXPECT_GT(best("ldst_ginst") * 4, 2 * best("dram_read_gbs"));
   }
-  // All cores do at least as well as one (allowing 20% for noise on a shared VM).
-  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_add_gops", "dram_triad_gbs"}) {
+  // All cores do at least as well as one, allowing for noise on a shared VM: 20% for compute,
+  // 40% for DRAM, whose bandwidth drifts that much within a minute here (measured).
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_add_gops"}) {
     EXPECT_GE(run.find(key, "all")->best, 0.8 * run.find(key, "one")->best) << key;
   }
+  EXPECT_GE(run.find("dram_triad_gbs", "all")->best, 0.6 * run.find("dram_triad_gbs", "one")->best);
   const auto d = perfgate::device_from_microbench(run, "local-cpu");
   ASSERT_TRUE(d.one_core_peaks);
   EXPECT_EQ(d.kind, "cpu");

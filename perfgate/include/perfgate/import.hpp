@@ -19,6 +19,7 @@ enum class profile_format {
   ncu_csv,       ///< `ncu --csv` details layout (a row per metric)
   perfgate_json, ///< `perfgate-profile/1`
   gbench_json,   ///< Google Benchmark `--benchmark_out_format=json` with declared work
+  rocprof_csv,   ///< rocprofv3 `counter_collection.csv` (AMD; architecture from the counters)
 };
 
 /// Detect the format of a file's text; throws input_error naming `file` when it is none we know.

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "rocprof_importer.hpp"
+
+#include <perfgate/error.hpp>
+
+#include "amd_counters.hpp"
+#include "csv_reader.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+
+namespace perfgate::detail {
+
+namespace {
+using totals_map = std::map<std::string, double, std::less<>>;
+
+struct dispatch_rows {
+  std::string kernel;
+  std::size_t first_line = 0;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> timestamps; ///< start, end (ns)
+  std::optional<launch_config> launch;
+  totals_map whole;     ///< counters reported as a total (base name or "_sum")
+  totals_map instances; ///< counters reported per block instance ("[i]"), summed
+  std::map<std::string, std::size_t, std::less<>> line_of; ///< reported name -> line
+};
+
+struct kernel_totals {
+  std::uint64_t dispatches = 0;
+  totals_map totals;
+  std::map<std::string, std::uint64_t, std::less<>> seen; ///< counter -> dispatches having it
+  std::vector<double> durations_s;
+  bool all_timed = true;
+  std::optional<launch_config> launch;
+
+  [[nodiscard]] totals_map complete() const {
+    // A counter some dispatches lack gives no total: it is missing, never a partial sum.
+    totals_map out;
+    for (const auto& [name, total] : totals) {
+      if (seen.at(name) == dispatches) {
+        out[name] = total;
+      }
+    }
+    return out;
+  }
+};
+
+struct counter_table {
+  std::string file;
+  std::vector<std::string> order; ///< kernel names in order of first dispatch
+  std::map<std::string, kernel_totals, std::less<>> kernels;
+  std::string agent;
+  std::optional<int> wave_size;
+  std::set<std::string, std::less<>> reported; ///< base names of every counter in the file
+};
+
+const amd_arch& formulas_for(std::string_view arch) {
+  if (const amd_arch* a = find_amd_arch(arch)) {
+    return *a;
+  }
+  return amd_any_arch();
+}
+
+std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
+  const auto c = find_column(header, name);
+  if (!c) {
+    throw input_error(file, std::to_string(header.line),
+                      "the header has no \"" + std::string(name) +
+                          "\" column (expected rocprofv3 counter_collection.csv)");
+  }
+  return *c;
+}
+
+void check_width(const csv_row& row, const csv_row& header, const std::string& file) {
+  if (row.fields.size() != header.fields.size()) {
+    throw input_error(file, std::to_string(row.line),
+                      "expected " + std::to_string(header.fields.size()) +
+                          " columns like the header on line " + std::to_string(header.line) +
+                          ", found " + std::to_string(row.fields.size()) +
+                          " (the file is truncated or malformed)");
+  }
+}
+
+std::optional<std::uint64_t> parse_count(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && s.back() == ' ') {
+    s.remove_suffix(1);
+  }
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) {
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::uint64_t integer_field(const csv_row& row, std::size_t col, std::string_view column,
+                            const std::string& file) {
+  const auto v = parse_count(row.fields[col]);
+  if (!v) {
+    throw input_error(file, std::to_string(row.line),
+                      "\"" + std::string(column) + "\" is \"" + row.fields[col] +
+                          "\", expected a non-negative integer");
+  }
+  return *v;
+}
+
+// Start and end of a dispatch in ns, when the file has both columns.
+std::optional<std::pair<std::uint64_t, std::uint64_t>>
+timestamps_of(const csv_row& row, std::optional<std::size_t> start_col,
+              std::optional<std::size_t> end_col, const std::string& file) {
+  if (!start_col || !end_col) {
+    return std::nullopt;
+  }
+  const auto start = integer_field(row, *start_col, "Start_Timestamp", file);
+  const auto end = integer_field(row, *end_col, "End_Timestamp", file);
+  if (end < start) {
+    throw input_error(file, std::to_string(row.line),
+                      "End_Timestamp " + std::to_string(end) + " is before Start_Timestamp " +
+                          std::to_string(start));
+  }
+  return std::make_pair(start, end);
+}
+
+// rocprofv3 writes Grid_Size and Workgroup_Size as work-item counts (the product over x, y, z):
+// the launch is recorded as a 1-D grid of workgroups.
+std::optional<launch_config> launch_of(const csv_row& row, std::optional<std::size_t> grid_col,
+                                       std::optional<std::size_t> wg_col) {
+  if (!grid_col || !wg_col) {
+    return std::nullopt;
+  }
+  const auto grid = parse_count(row.fields[*grid_col]);
+  const auto wg = parse_count(row.fields[*wg_col]);
+  if (!grid || !wg || *wg == 0 || *grid == 0 || *grid % *wg != 0) {
+    return std::nullopt;
+  }
+  launch_config l;
+  l.grid = {*grid / *wg, 1, 1};
+  l.block = {*wg, 1, 1};
+  return l;
+}
+
+bool first_line_has(std::string_view text, std::initializer_list<std::string_view> names,
+                    std::initializer_list<std::string_view> absent) {
+  // The header is the first line that is neither blank nor profiler chatter ("==...").
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t eol = text.find('\n', i);
+    const std::string_view line =
+        text.substr(i, eol == std::string_view::npos ? text.size() - i : eol - i);
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first != std::string_view::npos && !line.substr(first).starts_with("==")) {
+      return std::all_of(names.begin(), names.end(),
+                         [&](std::string_view n) { return line.find(n) != line.npos; }) &&
+             std::none_of(absent.begin(), absent.end(),
+                          [&](std::string_view n) { return line.find(n) != line.npos; });
+    }
+    if (eol == std::string_view::npos) {
+      break;
+    }
+    i = eol + 1;
+  }
+  return false;
+}
+
+counter_table read_counter_table(std::string_view text, const std::string& file,
+                                 const amd_arch& formulas) {
+  const auto rows = read_csv(text, file);
+  if (rows.empty()) {
+    throw input_error(file, "", "the file is empty, expected rocprofv3 counter_collection.csv");
+  }
+  const csv_row& header = rows.front();
+  const std::size_t dispatch_col = required(header, "Dispatch_Id", file);
+  const std::size_t kernel_col = required(header, "Kernel_Name", file);
+  const std::size_t name_col = required(header, "Counter_Name", file);
+  const std::size_t value_col = required(header, "Counter_Value", file);
+  const auto agent_col = find_column(header, "Agent_Id");
+  const auto process_col = find_column(header, "Process_Id");
+  const auto start_col = find_column(header, "Start_Timestamp");
+  const auto end_col = find_column(header, "End_Timestamp");
+  const auto wave_col = find_column(header, "Wave_Front_Size");
+  const auto grid_col = find_column(header, "Grid_Size");
+  const auto wg_col = find_column(header, "Workgroup_Size");
+  const auto used = amd_metrics_used(formulas);
+
+  counter_table t;
+  t.file = file;
+  std::size_t wave_line = 0;
+  // Dispatch_Id is unique per process; agents and processes keep joined files apart.
+  using dispatch_key = std::tuple<std::string, std::string, std::uint64_t>;
+  std::map<dispatch_key, std::size_t> index;
+  std::vector<dispatch_rows> dispatches;
+
+  for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
+    const csv_row& row = *it;
+    const std::string line = std::to_string(row.line);
+    check_width(row, header, file);
+    const std::uint64_t id = integer_field(row, dispatch_col, "Dispatch_Id", file);
+    const std::string& kernel = row.fields[kernel_col];
+    if (kernel.empty()) {
+      throw input_error(file, line, "empty \"Kernel_Name\" field");
+    }
+    const std::string agent = agent_col ? row.fields[*agent_col] : std::string();
+    if (t.agent.empty()) {
+      t.agent = agent;
+    }
+    if (wave_col) {
+      const auto w = integer_field(row, *wave_col, "Wave_Front_Size", file);
+      if (w != 32 && w != 64) {
+        throw input_error(file, line,
+                          "\"Wave_Front_Size\" is " + std::to_string(w) + ", expected 32 or 64");
+      }
+      if (t.wave_size && static_cast<std::uint64_t>(*t.wave_size) != w) {
+        throw input_error(file, line,
+                          "\"Wave_Front_Size\" is " + std::to_string(w) + " here but " +
+                              std::to_string(*t.wave_size) + " on line " +
+                              std::to_string(wave_line) + "; a profile must come from one GPU");
+      }
+      if (!t.wave_size) {
+        t.wave_size = static_cast<int>(w);
+        wave_line = row.line;
+      }
+    }
+    const dispatch_key key{process_col ? row.fields[*process_col] : std::string(), agent, id};
+    auto [pos, inserted] = index.try_emplace(key, dispatches.size());
+    if (inserted) {
+      dispatch_rows d;
+      d.kernel = kernel;
+      d.first_line = row.line;
+      d.timestamps = timestamps_of(row, start_col, end_col, file);
+      d.launch = launch_of(row, grid_col, wg_col);
+      dispatches.push_back(std::move(d));
+    }
+    dispatch_rows& d = dispatches[pos->second];
+    if (d.kernel != kernel) {
+      throw input_error(file, line,
+                        "dispatch " + std::to_string(id) + " is kernel '" + kernel +
+                            "' here but '" + d.kernel + "' on line " +
+                            std::to_string(d.first_line));
+    }
+    const std::string& reported = row.fields[name_col];
+    if (reported.empty()) {
+      throw input_error(file, line, "empty \"Counter_Name\" field");
+    }
+    bool instance = false;
+    const std::string base = amd_base_counter_name(reported, &instance);
+    t.reported.insert(base);
+    if (std::find(used.begin(), used.end(), base) == used.end()) {
+      continue; // a counter the model does not use (ratios may legitimately be "nan")
+    }
+    if (const auto seen = d.line_of.find(reported); seen != d.line_of.end()) {
+      throw input_error(file, line,
+                        "counter " + reported + " of dispatch " + std::to_string(id) +
+                            " appears again (first on line " + std::to_string(seen->second) + ")");
+    }
+    d.line_of[reported] = row.line;
+    const auto value = parse_profiler_number(row.fields[value_col]);
+    if (!value || *value < 0) {
+      throw input_error(file, line,
+                        "counter " + reported + ": value \"" + row.fields[value_col] +
+                            "\" is not a number >= 0");
+    }
+    if (instance) {
+      d.instances[base] += *value;
+    } else if (!d.whole.contains(base)) {
+      d.whole[base] = *value; // "X" and "X_sum" are the same total: keep the first
+    }
+  }
+  if (dispatches.empty()) {
+    throw input_error(file, std::to_string(header.line), "the table has no dispatches");
+  }
+
+  for (auto& d : dispatches) {
+    auto [kit, inserted] = t.kernels.try_emplace(d.kernel);
+    if (inserted) {
+      t.order.push_back(d.kernel);
+    }
+    kernel_totals& k = kit->second;
+    ++k.dispatches;
+    if (!k.launch) {
+      k.launch = d.launch;
+    }
+    if (d.timestamps) {
+      k.durations_s.push_back(static_cast<double>(d.timestamps->second - d.timestamps->first) *
+                              1e-9);
+    } else {
+      k.all_timed = false;
+    }
+    // A whole-block total wins over instances of the same counter.
+    totals_map values = d.instances;
+    for (const auto& [name, v] : d.whole) {
+      values[name] = v;
+    }
+    for (const auto& [name, v] : values) {
+      k.totals[name] += v;
+      ++k.seen[name];
+    }
+  }
+  return t;
+}
+
+void merge_pass(counter_table& into, const counter_table& pass) {
+  for (const auto& name : pass.order) {
+    const kernel_totals& k = pass.kernels.at(name);
+    auto [it, inserted] = into.kernels.try_emplace(name, k);
+    if (inserted) {
+      into.order.push_back(name);
+      continue;
+    }
+    kernel_totals& m = it->second;
+    if (m.dispatches != k.dispatches) {
+      throw input_error(pass.file, "",
+                        "kernel '" + name + "' has " + std::to_string(k.dispatches) +
+                            " dispatches here but " + std::to_string(m.dispatches) + " in " +
+                            into.file + "; the passes must profile identical runs");
+    }
+    for (const auto& [counter, total] : k.complete()) {
+      if (!m.seen.contains(counter) || m.seen.at(counter) != m.dispatches) {
+        m.totals[counter] = total;
+        m.seen[counter] = k.dispatches;
+      }
+    }
+    if (!m.all_timed && k.all_timed) {
+      m.durations_s = k.durations_s;
+      m.all_timed = true;
+    }
+    if (!m.launch) {
+      m.launch = k.launch;
+    }
+  }
+  if (into.agent.empty()) {
+    into.agent = pass.agent;
+  }
+  into.reported.insert(pass.reported.begin(), pass.reported.end());
+  if (pass.wave_size && into.wave_size && *pass.wave_size != *into.wave_size) {
+    throw input_error(pass.file, "",
+                      "\"Wave_Front_Size\" is " + std::to_string(*pass.wave_size) + " here but " +
+                          std::to_string(*into.wave_size) + " in " + into.file);
+  }
+  if (!into.wave_size) {
+    into.wave_size = pass.wave_size;
+  }
+}
+
+std::string device_name_of(std::string_view arch, const std::string& agent) {
+  if (!normalize_amd_arch(arch).empty()) {
+    return normalize_amd_arch(arch);
+  }
+  if (agent.empty()) {
+    return {};
+  }
+  // Older rocprofv3 writes "Agent 1", newer ones the bare number.
+  return parse_count(agent) ? "Agent " + agent : agent;
+}
+
+// Without a known architecture, the family whose counters the file names most (the first on a
+// tie; none when the file names none) speaks for the profile: its counter names in messages,
+// its wavefront size when the file has no Wave_Front_Size.
+const amd_arch& family_for_messages(const counter_table& t, std::string_view arch) {
+  if (const amd_arch* a = find_amd_arch(arch)) {
+    return *a;
+  }
+  const amd_arch* best = &amd_any_arch();
+  std::size_t best_score = 0;
+  for (const auto& f : amd_arch_families()) {
+    const auto used = amd_metrics_used(f);
+    const auto score = static_cast<std::size_t>(std::count_if(
+        used.begin(), used.end(), [&](std::string_view n) { return t.reported.contains(n); }));
+    if (score > best_score) {
+      best = &f;
+      best_score = score;
+    }
+  }
+  return *best;
+}
+
+profile finish(const counter_table& t, std::string_view arch, const amd_arch& formulas) {
+  const amd_arch& family = family_for_messages(t, arch);
+  profile p;
+  p.format = "rocprofv3-csv";
+  p.source_file = t.file;
+  p.device_name = device_name_of(arch, t.agent);
+  p.warp_size = t.wave_size.value_or(family.default_wave_size);
+  p.native_counter_names = amd_native_names(family);
+  for (const auto& name : t.order) {
+    const kernel_totals& k = t.kernels.at(name);
+    kernel_profile kp;
+    kp.name = name;
+    kp.invocations = k.dispatches;
+    kp.counters =
+        resolve_amd_counters(formulas, k.complete(), p.warp_size, t.file, "kernel '" + name + "'");
+    kp.launch = k.launch;
+    if (k.all_timed && k.durations_s.size() == k.dispatches && !k.durations_s.empty()) {
+      kp.duration = duration_stats::from_samples(k.durations_s);
+      kp.time_s = kp.duration->total_s;
+    }
+    p.kernels.push_back(std::move(kp));
+  }
+  return p;
+}
+} // namespace
+
+bool looks_like_rocprof_csv(std::string_view text) {
+  return first_line_has(text, {"Counter_Name", "Counter_Value"}, {});
+}
+
+profile import_rocprof_csv(std::string_view text, const std::string& file, std::string_view arch) {
+  const amd_arch& formulas = formulas_for(arch);
+  return finish(read_counter_table(text, file, formulas), arch, formulas);
+}
+
+profile import_rocprof_csv_passes(std::span<const rocprof_pass_file> passes,
+                                  std::string_view arch) {
+  if (passes.empty()) {
+    throw usage_error("no rocprofv3 counter files to import");
+  }
+  const amd_arch& formulas = formulas_for(arch);
+  counter_table merged = read_counter_table(passes.front().text, passes.front().file, formulas);
+  for (const auto& pass : passes.subspan(1)) {
+    merge_pass(merged, read_counter_table(pass.text, pass.file, formulas));
+  }
+  return finish(merged, arch, formulas);
+}
+
+bool looks_like_rocprof_kernel_trace(std::string_view text) {
+  return first_line_has(text, {"Kernel_Name", "Start_Timestamp", "End_Timestamp"},
+                        {"Counter_Name"});
+}
+
+void attach_rocprof_kernel_trace(profile& p, std::string_view text, const std::string& file) {
+  const auto rows = read_csv(text, file);
+  if (rows.empty()) {
+    throw input_error(file, "", "the file is empty, expected rocprofv3 kernel_trace.csv");
+  }
+  const csv_row& header = rows.front();
+  const std::size_t kernel_col = required(header, "Kernel_Name", file);
+  const std::size_t start_col = required(header, "Start_Timestamp", file);
+  const std::size_t end_col = required(header, "End_Timestamp", file);
+  std::map<std::string, std::vector<double>, std::less<>> durations;
+  for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
+    check_width(*it, header, file);
+    const std::string& kernel = it->fields[kernel_col];
+    if (kernel.empty()) {
+      throw input_error(file, std::to_string(it->line), "empty \"Kernel_Name\" field");
+    }
+    const auto ts = timestamps_of(*it, start_col, end_col, file);
+    durations[kernel].push_back(static_cast<double>(ts->second - ts->first) * 1e-9);
+  }
+  for (auto& k : p.kernels) {
+    const auto it = durations.find(k.name);
+    if (it == durations.end()) {
+      continue;
+    }
+    if (it->second.size() != k.invocations) {
+      throw input_error(file, "",
+                        "kernel '" + k.name + "' has " + std::to_string(it->second.size()) +
+                            " dispatches in the trace but " + std::to_string(k.invocations) +
+                            " in the counter profile " + p.source_file);
+    }
+    k.duration = duration_stats::from_samples(it->second);
+    k.time_s = k.duration->total_s;
+  }
+}
+
+} // namespace perfgate::detail
