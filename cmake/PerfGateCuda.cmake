@@ -9,7 +9,7 @@
 # Architectures: CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable) wins when
 # set; otherwise perfgate builds 80;90;100;120 (A100, H100/H200, B200, RTX 50xx), never
 # `native` (there may be no GPU on the build machine).
-include_guard(GLOBAL)
+include_guard(DIRECTORY)
 include(CheckLanguage)
 
 set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING

@@ -19,7 +19,7 @@
 #
 # Architectures: CMAKE_HIP_ARCHITECTURES wins when set; otherwise gfx90a;gfx908;gfx1030;gfx940
 # (MI200, MI100, RX 6800-class, MI300-class as far as ROCm 5.2 knows it), never `native`.
-include_guard(GLOBAL)
+include_guard(DIRECTORY)
 include(CheckLanguage)
 
 set(PERFGATE_WITH_HIP "AUTO" CACHE STRING

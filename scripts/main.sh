@@ -45,6 +45,7 @@ for f in "${files[@]}"; do
 done
 "$perfgate" merge "${files[@]}" -o "$reports/all.json" 2>/dev/null
 "$perfgate" report "$reports/all.json" --format md -o "$reports/summary.md" 2>/dev/null
+"$perfgate" report "$reports/all.json" --format html -o "$reports/summary.html" 2>/dev/null
 cp "$build/examples/perfgate/local-cpu.json" "$reports/" 2>/dev/null || true
 
 echo
@@ -65,4 +66,4 @@ grep -E "tests passed" "$build/examples.ctest.log" || true
 # Skipped tests write no report; their reason is in CTest's log.
 grep -hE "^perfgate: skipped: " "$build/examples/Testing/Temporary/LastTest.log" 2>/dev/null |
   sort | uniq -c | sed 's/^ */  skipped x/' || true
-echo "Reports: $reports (summary.md, all.json, one .json/.md per test)"
+echo "Reports: $reports (summary.md, summary.html with the charts, all.json, one .json/.md per test)"

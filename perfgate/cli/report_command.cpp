@@ -8,6 +8,7 @@
 #include "commands.hpp"
 
 #include <memory>
+#include <regex>
 
 namespace perfgate::cli {
 
@@ -19,17 +20,56 @@ action add_report_command(CLI::App& app) {
   struct options {
     std::string file;
     std::string format = "md";
+    std::string chart = "roofline";
+    std::string device;
+    std::string kernel;
     std::string output;
   };
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("report", "Render a perfgate-report/1 file for people");
   cmd->add_option("report", o->file, "perfgate-report/1 file")->required();
-  cmd->add_option("--format", o->format, "md (pull request, job summary), text or json")
+  cmd->add_option("--format", o->format,
+                  "md (pull request, job summary), html (one self-contained page with every "
+                  "chart), svg (one chart), text or json")
+      ->check(CLI::IsMember({"md", "markdown", "html", "svg", "text", "json"}))
       ->capture_default_str();
+  cmd->add_option("--chart", o->chart,
+                  "svg: roofline (one device, every kernel) or quadrant (one kernel, every device)")
+      ->check(CLI::IsMember({"roofline", "quadrant"}))
+      ->capture_default_str();
+  cmd->add_option("--device", o->device, "svg roofline: the device id (default: the first)");
+  cmd->add_option("--kernel", o->kernel,
+                  "svg quadrant: the first kernel matching this regex (default: the first)");
   cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
   return [o]() {
     const report r = load_report(o->file);
-    emit(render_report(r, parse_report_format(o->format)), o->output);
+    if (o->format != "svg") {
+      emit(render_report(r, parse_report_format(o->format)), o->output);
+      return 0;
+    }
+    if (o->chart == "roofline") {
+      std::size_t index = 0;
+      if (!o->device.empty()) {
+        const device* d = r.find_device(o->device);
+        if (d == nullptr) {
+          throw usage_error("--device " + o->device + ": not a device of " + o->file);
+        }
+        index = static_cast<std::size_t>(d - r.devices.data());
+      }
+      emit(report_roofline_svg(r, index), o->output);
+      return 0;
+    }
+    std::size_t index = 0;
+    if (!o->kernel.empty()) {
+      const std::regex re(o->kernel);
+      while (index < r.kernels.size() && !std::regex_search(r.kernels[index].name, re)) {
+        ++index;
+      }
+      if (index == r.kernels.size()) {
+        throw usage_error("--kernel '" + o->kernel + "' matches no kernel of " + o->file);
+      }
+    }
+    emit(report_quadrant_svg(r, index), o->output);
     return 0;
   };
 }

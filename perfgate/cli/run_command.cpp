@@ -172,7 +172,13 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
         std::filesystem::create_directories(path.parent_path());
       }
       write_file_atomically(path, report_to_json(r));
-      std::cout << "perfgate: report " << o->report_file << "\n";
+      // The local device's roofline beside the report, attached to the test for CDash.
+      std::filesystem::path chart = path;
+      chart.replace_extension(".roofline.svg");
+      write_file_atomically(chart, report_roofline_svg(r, 0));
+      std::cout << "perfgate: report " << o->report_file << "\n"
+                << "<CTestMeasurementFile type=\"image/svg+xml\" name=\"roofline\">"
+                << std::filesystem::absolute(chart).string() << "</CTestMeasurementFile>\n";
     }
     return static_cast<int>(gate_exit_status(r));
   };

@@ -5,8 +5,8 @@
 
 #include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
-#include "importers/rocprof_importer.hpp"
 #include "importers/nvprof_importer.hpp"
+#include "importers/rocprof_importer.hpp"
 
 namespace perfgate {
 
@@ -34,7 +34,7 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
   throw input_error(
       file, "",
       "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, rocprofv3 "
-                    "counter_collection.csv, nvprof CSV "
+      "counter_collection.csv, nvprof CSV "
       "(`nvprof --csv --metrics ...`) or Nsight Compute CSV (`ncu --csv [--page "
       "raw]`)");
 }

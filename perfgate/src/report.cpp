@@ -3,6 +3,8 @@
 #include <perfgate/report.hpp>
 #include <perfgate/version.hpp>
 
+#include "writers/svg_writer.hpp"
+
 #include <chrono>
 #include <ctime>
 #include <regex>
@@ -128,6 +130,14 @@ report merge_reports(const std::vector<report>& parts, const std::vector<std::st
   return merged;
 }
 
+std::string report_roofline_svg(const report& r, std::size_t device_index) {
+  return detail::roofline_svg(r, device_index);
+}
+
+std::string report_quadrant_svg(const report& r, std::size_t kernel_index) {
+  return detail::quadrant_svg(r, kernel_index);
+}
+
 report_format parse_report_format(std::string_view name) {
   if (name == "text") {
     return report_format::text;
@@ -138,7 +148,10 @@ report_format parse_report_format(std::string_view name) {
   if (name == "md" || name == "markdown") {
     return report_format::markdown;
   }
-  throw usage_error("unknown format '" + std::string(name) + "': expected text, json or md");
+  if (name == "html") {
+    return report_format::html;
+  }
+  throw usage_error("unknown format '" + std::string(name) + "': expected text, json, md or html");
 }
 
 std::string render_report(const report& r, report_format f) {
@@ -146,6 +159,7 @@ std::string render_report(const report& r, report_format f) {
   case report_format::text: return report_to_text(r);
   case report_format::json: return report_to_json(r);
   case report_format::markdown: return report_to_markdown(r);
+  case report_format::html: return report_to_html(r);
   }
   return {};
 }

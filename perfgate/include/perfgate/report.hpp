@@ -83,8 +83,9 @@ struct report {
 [[nodiscard]] report_meta make_report_meta(std::string command, std::vector<std::string> argv);
 
 /// Output formats of a report.
-enum class report_format { text, json, markdown };
-/// "text", "json", "md" (or "markdown"); throws usage_error listing the valid names otherwise.
+enum class report_format { text, json, markdown, html };
+/// "text", "json", "md" (or "markdown"), "html"; throws usage_error listing the valid names
+/// otherwise.
 [[nodiscard]] report_format parse_report_format(std::string_view name);
 
 [[nodiscard]] std::string report_to_json(const report& r); ///< `perfgate-report/1`
@@ -93,6 +94,13 @@ enum class report_format { text, json, markdown };
 [[nodiscard]] report report_from_json(std::string_view text, const std::string& file);
 [[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
 [[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
+/// One self-contained HTML page: verdicts, model values, a roofline per device and a
+/// quadrant-split chart per kernel (inline SVG).
+[[nodiscard]] std::string report_to_html(const report& r);
+/// SVG charts: the roofline of devices[device_index], or the quadrant-split view of
+/// kernels[kernel_index]. Throw usage_error for an index out of range.
+[[nodiscard]] std::string report_roofline_svg(const report& r, std::size_t device_index);
+[[nodiscard]] std::string report_quadrant_svg(const report& r, std::size_t kernel_index);
 [[nodiscard]] std::string render_report(const report& r, report_format f);
 
 } // namespace perfgate

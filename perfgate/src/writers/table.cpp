@@ -84,4 +84,36 @@ std::string render_markdown(const table& t) {
   return out;
 }
 
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&#39;"; break;
+    default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string render_html(const table& t) {
+  std::string out = "<table>\n<tr>";
+  for (const auto& h : t.header) {
+    out += "<th>" + html_escape(h) + "</th>";
+  }
+  out += "</tr>\n";
+  for (const auto& row : t.rows) {
+    out += "<tr>";
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      const bool right = c < t.right_aligned.size() && t.right_aligned[c];
+      out += std::string(right ? "<td class=\"num\">" : "<td>") + html_escape(row[c]) + "</td>";
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
 } // namespace perfgate::detail

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// One self-contained HTML page: the verdicts, then the roofline of every device and the
+// quadrant-split view of every kernel, inline SVG (no scripts, no external files).
+#include <perfgate/report.hpp>
+
+#include "number_format.hpp"
+#include "prediction_table.hpp"
+#include "svg_writer.hpp"
+#include "table.hpp"
+
+namespace perfgate {
+
+namespace {
+// Inline SVG in HTML takes no XML declaration.
+std::string inline_svg(std::string svg) {
+  if (svg.rfind("<?xml", 0) == 0) {
+    svg.erase(0, svg.find('\n') + 1);
+  }
+  return svg;
+}
+} // namespace
+
+std::string report_to_html(const report& r) {
+  using namespace detail;
+  table verdicts;
+  verdicts.header = {"verdict", "kernel", "device", "measured", "efficiency", "why"};
+  verdicts.right_aligned = {false, false, false, true, true, false};
+  for (const auto& k : r.kernels) {
+    verdicts.rows.push_back({std::string(to_string(k.result.status)), k.name, k.result.device,
+                             k.measured ? duration(k.measured->time_s) : "-",
+                             k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
+                             k.result.reasons.empty() ? "" : k.result.reasons.front()});
+  }
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>perfgate report</title>\n<style>\n"
+      "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;"
+      "margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;"
+      "font-size:14px}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+      "th{background:#f3f3f3}h2{margin-top:2em}figure{margin:1em 0}\n"
+      "</style>\n</head>\n<body>\n<h1>perfgate report</h1>\n";
+  out += "<p>Profile <code>" + html_escape(r.profile_file) + "</code> (" +
+         html_escape(r.profile_format) +
+         "). Bound = the predicted lower bound on time; "
+         "efficiency = bound / measured; rates in 1e9/s.</p>\n";
+  out += "<h2>Verdicts</h2>\n" + render_html(verdicts);
+  for (const auto& k : r.kernels) {
+    out += "<h3><code>" + html_escape(k.name) + "</code></h3>\n<p>" +
+           html_escape(kernel_summary(k)) + "</p>\n" + render_html(prediction_table(k, r.devices));
+  }
+  out += "<h2>Roofline per device</h2>\n";
+  for (std::size_t d = 0; d < r.devices.size(); ++d) {
+    out += "<figure>\n" + inline_svg(roofline_svg(r, d)) + "</figure>\n";
+  }
+  out += "<h2>Quadrant-split view per kernel</h2>\n";
+  for (std::size_t k = 0; k < r.kernels.size(); ++k) {
+    out += "<figure>\n" + inline_svg(quadrant_svg(r, k)) + "</figure>\n";
+  }
+  return out + "</body>\n</html>\n";
+}
+
+} // namespace perfgate
