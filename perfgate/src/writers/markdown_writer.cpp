@@ -103,23 +103,47 @@ std::string report_to_markdown(const report& r) {
                     " failed, " + std::to_string(counts[1]) + " warned, " +
                     std::to_string(counts[2]) + " passed, " + std::to_string(counts[3]) +
                     " not gated\n\n";
-  out += "Profile `" + markdown_cell(r.profile_file) + "` (" + r.profile_format;
-  if (!r.profile_device.empty()) {
-    out += ", taken on " + markdown_cell(r.profile_device);
+  if (r.profile_format == "merged") {
+    std::size_t parts = 1;
+    for (char c : r.profile_file) {
+      parts += c == ',' ? 1 : 0;
+    }
+    out += "Merged from " + std::to_string(parts) + " reports (each kernel's origin is in the "
+           "details).";
+  } else {
+    out += "Profile `" + markdown_cell(r.profile_file) + "` (" + r.profile_format;
+    if (!r.profile_device.empty()) {
+      out += ", taken on " + markdown_cell(r.profile_device);
+    }
+    out += ").";
   }
-  out += "). Bound = the predicted lower bound on time; efficiency = bound / measured. Rates in "
+  out += " Bound = the predicted lower bound on time; efficiency = bound / measured. Rates in "
          "1e9/s.\n";
   for (const auto& d : r.devices) {
-    const bool local = std::any_of(r.kernels.begin(), r.kernels.end(),
-                                   [&](const auto& k) { return k.result.device == d.id; });
+    std::vector<const kernel_report*> gated, predicted;
+    for (const auto* k : ks) {
+      if (k->result.device == d.id) {
+        gated.push_back(k);
+      } else if (prediction_on(*k, d.id) != nullptr) {
+        predicted.push_back(k);
+      }
+    }
     out += "\n### " + markdown_cell(d.id) + ": " + markdown_cell(d.name) + " (" + d.source +
-           " peaks" + (local ? ", the device measured" : "") + ")\n\n";
-    out += local ? local_table(d, ks) : predicted_table(d, ks);
+           " peaks" + (gated.empty() ? "" : ", the device measured") + ")\n\n";
+    if (!gated.empty()) {
+      out += local_table(d, gated);
+    }
+    if (!predicted.empty()) {
+      out += (gated.empty() ? "" : "\nPredicted only:\n\n") + predicted_table(d, predicted);
+    }
   }
   out += "\n<details><summary>Model details: parameters and per-device intermediate values"
          "</summary>\n";
   for (const auto* k : ks) {
     out += "\n#### `" + markdown_cell(k->name) + "`\n\n" + kernel_summary(*k) + "\n\n";
+    if (!k->origin.empty()) {
+      out += "From " + markdown_cell(k->origin) + ".\n\n";
+    }
     out += render_markdown(prediction_table(*k, r.devices));
     if (k->params.model == model_kind::quantitative) {
       table costs;
