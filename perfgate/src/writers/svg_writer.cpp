@@ -7,6 +7,7 @@
 #include <perfgate/error.hpp>
 
 #include "number_format.hpp"
+#include "table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -83,20 +84,8 @@ std::string xml_chars(std::string_view s) {
   return out;
 }
 
-std::string escape(std::string_view s) {
-  std::string out;
-  for (const char c : xml_chars(s)) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
+// Text made valid for XML (xml_chars), then escaped the same way as every other writer.
+std::string escape(std::string_view s) { return html_escape(xml_chars(s)); }
 
 std::size_t char_count(std::string_view utf8) {
   return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
