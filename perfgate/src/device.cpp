@@ -63,6 +63,35 @@ device_peaks read_peaks(const detail::json_fields& f,
   return p;
 }
 
+// The SM clock the peaks hold at. Every form present is validated, so a bad value never hides
+// behind one that takes precedence: an explicit `sm_clock_mhz`, else the datasheet's
+// `boost_clock_mhz` (the clock its peaks were multiplied out at), else the mean of the clocks
+// `perfgate calibrate` sampled around its benchmarks (either may be null when not readable).
+std::optional<double> read_sm_clock(const detail::json_fields& root) {
+  std::optional<double> explicit_mhz, boost_mhz, calibrated_mhz;
+  if (root.has("sm_clock_mhz")) {
+    explicit_mhz = root.positive("sm_clock_mhz");
+  }
+  if (root.has("boost_clock_mhz")) {
+    boost_mhz = root.positive("boost_clock_mhz");
+  }
+  if (root.has("clocks")) {
+    const auto clocks = root.object("clocks");
+    double sum = 0;
+    int n = 0;
+    for (const std::string_view key : {"mhz_before", "mhz_after"}) {
+      if (clocks.has(key)) {
+        sum += clocks.positive(key);
+        ++n;
+      }
+    }
+    if (n > 0) {
+      calibrated_mhz = sum / n;
+    }
+  }
+  return explicit_mhz ? explicit_mhz : boost_mhz ? boost_mhz : calibrated_mhz;
+}
+
 json peaks_json(const device_peaks& p) {
   return {{"fp32_gflops", p.fp32_gflops},   {"fp64_gflops", p.fp64_gflops},
           {"int_mad_gops", p.int_mad_gops}, {"int_add_gops", p.int_add_gops},
@@ -100,6 +129,7 @@ device device_from_json(std::string_view text, const std::string& file) {
   if (root.has("compute_units")) {
     d.compute_units = root.count("compute_units");
   }
+  d.sm_clock_mhz = read_sm_clock(root);
   if (root.has("provenance")) {
     const auto prov = root.object("provenance");
     d.provenance_how = prov.string_or("how", "");
@@ -128,6 +158,9 @@ std::string device_to_json(const device& d) {
   }
   if (d.one_core_peaks) {
     j["peaks_one_core"] = peaks_json(*d.one_core_peaks);
+  }
+  if (d.sm_clock_mhz) {
+    j["sm_clock_mhz"] = *d.sm_clock_mhz;
   }
   json prov = {{"how", d.provenance_how}};
   if (!d.provenance_date.empty()) {

@@ -39,6 +39,39 @@ std::string describe_class(const kernel_params& k, const prediction& p) {
   return std::string(to_string(p.bound)) + "-bound (O_krn " + detail::fixed(k.O_krn, 3) + " " +
          (k.O_krn > p.O_dev ? ">" : "<=") + " O_dev " + detail::fixed(p.O_dev, 3) + " op/B)";
 }
+
+std::string mhz(double v) { return detail::fixed(v, 0) + " MHz"; }
+
+// Why the local bound is not the datasheet's: the kernel ran at another SM clock than the one the
+// device's peaks hold at, and what held the clocks down. Explanations only, never a verdict.
+std::vector<std::string> clock_notes(const kernel_report& k, const prediction& p,
+                                     const device& local) {
+  std::vector<std::string> notes;
+  if (p.clock_scale) {
+    const double scale = *p.clock_scale;
+    const std::string scaled = "compute roof scaled by " + detail::fixed(scale, 3);
+    const std::optional<double> measured_mhz = k.measured ? k.measured->sm_clock_mhz : std::nullopt;
+    if (measured_mhz || local.sm_clock_mhz) {
+      // A report read back from JSON has no device clock; the scale gives either clock from
+      // the other.
+      const double ran = measured_mhz ? *measured_mhz : *local.sm_clock_mhz * scale;
+      const double peaks = local.sm_clock_mhz ? *local.sm_clock_mhz : ran / scale;
+      notes.push_back("SM clock " + mhz(ran) + " while the kernel ran vs " + mhz(peaks) + " for " +
+                      local.id + "'s peaks: " + scaled);
+    } else {
+      notes.push_back("the kernel ran at another SM clock than " + local.id +
+                      "'s peaks hold at: " + scaled);
+    }
+  }
+  if (k.measured && !k.measured->clock_limits.empty()) {
+    std::string reasons;
+    for (const auto& why : k.measured->clock_limits) {
+      reasons += (reasons.empty() ? "" : ", ") + why;
+    }
+    notes.push_back("clocks held down by: " + reasons);
+  }
+  return notes;
+}
 } // namespace
 
 const baseline_kernel* baseline::find(std::string_view kernel) const {
@@ -206,6 +239,10 @@ void apply_gate(report& r, const gate_policy& policy) {
           }
         }
       }
+    }
+
+    for (auto& note : clock_notes(k, p, r.devices.front())) {
+      notes.push_back(std::move(note));
     }
 
     v.status = !failures.empty()   ? verdict_status::fail

@@ -105,6 +105,34 @@ json_fields json_fields::object(std::string_view key) const {
   return json_fields(at(key), m_file, key_path(key));
 }
 
+std::vector<std::string> json_fields::strings(std::string_view key) const {
+  const auto& a = array(key);
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_string()) {
+      fail(std::string(key) + "[" + std::to_string(i) + "]",
+           "expected a string, found " + std::string(a[i].type_name()) + " " + a[i].dump());
+    }
+    out.push_back(a[i].get<std::string>());
+  }
+  return out;
+}
+
+std::array<std::uint64_t, 3> json_fields::dim3(std::string_view key) const {
+  const auto& a = array(key);
+  if (a.size() != 3) {
+    fail(key, "expected 3 dimensions [x, y, z], found " + std::to_string(a.size()));
+  }
+  std::array<std::uint64_t, 3> out{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!a[i].is_number_unsigned() || a[i].get<std::uint64_t>() == 0) {
+      fail(key, "expected positive integers, found " + a.dump());
+    }
+    out[i] = a[i].get<std::uint64_t>();
+  }
+  return out;
+}
+
 const nlohmann::json& json_fields::array(std::string_view key) const {
   const auto& v = at(key);
   if (!v.is_array()) {

@@ -7,8 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfgate::detail {
 
@@ -28,6 +31,8 @@ public:
   [[nodiscard]] std::uint64_t count(std::string_view key) const; ///< an integer >= 0
   [[nodiscard]] json_fields object(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& array(std::string_view key) const;
+  [[nodiscard]] std::vector<std::string> strings(std::string_view key) const;  ///< string array
+  [[nodiscard]] std::array<std::uint64_t, 3> dim3(std::string_view key) const; ///< [x, y, z] > 0
   [[nodiscard]] json_fields element(const nlohmann::json& item, std::size_t index,
                                     std::string_view array_key) const;
   [[nodiscard]] const nlohmann::json& raw() const { return m_object; }

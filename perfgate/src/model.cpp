@@ -211,6 +211,45 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
   return p;
 }
 
+namespace {
+// Issue rates are per-clock rates x the SM clock, so they follow it; DRAM runs on its own
+// clock, which the SM clock does not move.
+void scale_compute(device_peaks& p, double scale) {
+  for (double* v :
+       {&p.fp32_gflops, &p.fp64_gflops, &p.int_mad_gops, &p.int_add_gops, &p.ldst_ginst}) {
+    *v *= scale;
+  }
+}
+} // namespace
+
+device at_sm_clock(const device& d, double sm_clock_mhz) {
+  if (!d.sm_clock_mhz || !(*d.sm_clock_mhz > 0)) {
+    throw usage_error("device '" + d.id +
+                      "' does not say which SM clock its peaks hold at (sm_clock_mhz, "
+                      "boost_clock_mhz or clocks): its compute peaks cannot be scaled to "
+                      "another clock");
+  }
+  if (!std::isfinite(sm_clock_mhz) || !(sm_clock_mhz > 0)) {
+    std::ostringstream s;
+    s << "cannot scale device '" << d.id << "' to an SM clock of " << sm_clock_mhz
+      << " MHz: expected a clock > 0";
+    throw usage_error(s.str());
+  }
+  const double scale = sm_clock_mhz / *d.sm_clock_mhz;
+  device out = d;
+  scale_compute(out.peaks, scale);
+  if (out.one_core_peaks) {
+    scale_compute(*out.one_core_peaks, scale);
+  }
+  for (auto& [key, value] : out.extra_peaks) {
+    if (key.find("gbs") == std::string::npos) {
+      value *= scale;
+    }
+  }
+  out.sm_clock_mhz = sm_clock_mhz;
+  return out;
+}
+
 double prediction_error(double predicted_s, double measured_s) {
   return (predicted_s - measured_s) / measured_s;
 }

@@ -88,28 +88,18 @@ std::string profile_to_json(const profile& p) {
                              {"int_ops", k.work->int_ops},
                              {"bytes", k.work->bytes}};
     }
+    if (k.sm_clock_mhz) {
+      jk["sm_clock_mhz"] = *k.sm_clock_mhz;
+    }
+    if (!k.clock_limits.empty()) {
+      jk["clock_limits"] = k.clock_limits;
+    }
     kernels.push_back(std::move(jk));
   }
   j["kernels"] = std::move(kernels);
   return j.dump(2) + "\n";
 }
 
-namespace {
-std::array<std::uint64_t, 3> read_dim3(const detail::json_fields& f, std::string_view key) {
-  const auto& a = f.array(key);
-  if (a.size() != 3) {
-    f.fail(key, "expected 3 dimensions [x, y, z], found " + std::to_string(a.size()));
-  }
-  std::array<std::uint64_t, 3> out{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    if (!a[i].is_number_unsigned() || a[i].get<std::uint64_t>() == 0) {
-      f.fail(key, "expected positive integers, found " + a.dump());
-    }
-    out[i] = a[i].get<std::uint64_t>();
-  }
-  return out;
-}
-} // namespace
 
 profile profile_from_json(std::string_view text, const std::string& file) {
   const json doc = detail::json_fields::parse(text, file);
@@ -159,7 +149,7 @@ profile profile_from_json(std::string_view text, const std::string& file) {
     }
     if (jk.has("launch")) {
       const auto launch = jk.object("launch");
-      k.launch = launch_config{read_dim3(launch, "grid"), read_dim3(launch, "block")};
+      k.launch = launch_config{launch.dim3("grid"), launch.dim3("block")};
     }
     if (jk.has("duration")) {
       const auto d = jk.object("duration");
@@ -185,6 +175,12 @@ profile profile_from_json(std::string_view text, const std::string& file) {
           declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
                         w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
                         w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes")};
+    }
+    if (jk.has("sm_clock_mhz")) {
+      k.sm_clock_mhz = jk.positive("sm_clock_mhz");
+    }
+    if (jk.has("clock_limits")) {
+      k.clock_limits = jk.strings("clock_limits");
     }
     p.kernels.push_back(std::move(k));
   }

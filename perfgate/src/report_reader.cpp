@@ -67,6 +67,9 @@ prediction read_prediction(const json_fields& f) {
       f, "bound", {{"memory", bound_class::memory}, {"compute", bound_class::compute}});
   p.T_pred = f.non_negative("T_pred");
   p.predicted_time_s = f.non_negative("predicted_time_s");
+  if (f.has("clock_scale")) {
+    p.clock_scale = f.positive("clock_scale");
+  }
   return p;
 }
 } // namespace
@@ -133,6 +136,12 @@ report report_from_json(std::string_view text, const std::string& file) {
       meas.stats.min_s = m.has("min_s") ? m.non_negative("min_s") : 0;
       meas.stats.max_s = m.has("max_s") ? m.non_negative("max_s") : 0;
       meas.stats.stddev_s = m.has("stddev_s") ? m.non_negative("stddev_s") : 0;
+      if (m.has("sm_clock_mhz")) {
+        meas.sm_clock_mhz = m.positive("sm_clock_mhz");
+      }
+      if (m.has("clock_limits")) {
+        meas.clock_limits = m.strings("clock_limits");
+      }
       kr.measured = meas;
     }
     const auto& preds = k.array("predictions");

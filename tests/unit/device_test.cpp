@@ -149,3 +149,56 @@ TEST(Device, ResolveByIdOrFileAndRejectUnknownIds) {
   std::filesystem::remove(file);
   EXPECT_THROW((void)perfgate::resolve_device("/no/such/device.json"), perfgate::input_error);
 }
+
+TEST(Device, SmClockFromExplicitDatasheetOrCalibratedClocks) {
+  const auto clock_of = [](const json& j) {
+    return perfgate::device_from_json(j.dump(), "dev.json").sm_clock_mhz;
+  };
+  auto j = valid_device();
+  EXPECT_FALSE(clock_of(j)); // no clock given: none assumed
+  j["boost_clock_mhz"] = 1980;
+  EXPECT_EQ(clock_of(j), 1980.0); // the datasheet's
+  j["sm_clock_mhz"] = 1755;
+  EXPECT_EQ(clock_of(j), 1755.0); // an explicit clock wins
+  j = valid_device();
+  j["clocks"] = {{"mhz_before", 1980}, {"mhz_after", 1755}, {"throttle_reasons", ""}};
+  EXPECT_EQ(clock_of(j), 1867.5); // calibrated: the mean of the two samples
+  j["clocks"]["mhz_before"] = nullptr;
+  EXPECT_EQ(clock_of(j), 1755.0); // the one sample that was readable
+  j["clocks"]["mhz_after"] = nullptr;
+  EXPECT_FALSE(clock_of(j));
+  j["boost_clock_mhz"] = 1410;
+  EXPECT_EQ(clock_of(j), 1410.0); // the datasheet's before a calibration's samples
+
+  j = valid_device();
+  j["sm_clock_mhz"] = 1410.5;
+  const auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  const auto written = json::parse(perfgate::device_to_json(d));
+  EXPECT_EQ(written["sm_clock_mhz"], 1410.5);
+  EXPECT_FALSE(json::parse(perfgate::device_to_json(
+                               perfgate::device_from_json(valid_device().dump(), "dev.json")))
+                   .contains("sm_clock_mhz"));
+
+  EXPECT_EQ(perfgate::resolve_device("h100-sxm").sm_clock_mhz, 1980.0); // built-in boost clock
+}
+
+TEST(Device, BadSmClockNamesTheKey) {
+  auto j = valid_device();
+  j["sm_clock_mhz"] = "fast";
+  EXPECT_EQ(message_of(j),
+            "dev.json: key 'sm_clock_mhz': expected a number, found string \"fast\"");
+  j = valid_device();
+  j["boost_clock_mhz"] = 0;
+  EXPECT_EQ(message_of(j), "dev.json: key 'boost_clock_mhz': expected a number > 0, found 0");
+  j = valid_device();
+  j["clocks"] = {{"mhz_before", 1980}, {"mhz_after", -5}};
+  EXPECT_EQ(message_of(j), "dev.json: key 'clocks.mhz_after': expected a number > 0, found -5");
+  j = valid_device();
+  j["clocks"] = "1980";
+  EXPECT_EQ(message_of(j), "dev.json: key 'clocks': expected a JSON object, found string");
+  // A bad value is reported even where a valid clock of higher precedence is present.
+  j = valid_device();
+  j["sm_clock_mhz"] = 1755;
+  j["boost_clock_mhz"] = -1;
+  EXPECT_EQ(message_of(j), "dev.json: key 'boost_clock_mhz': expected a number > 0, found -1");
+}

@@ -166,3 +166,78 @@ TEST(Gate, OneThreadKernelsUseOneCorePeaks) {
   EXPECT_FALSE(r.kernels[1].predictions[0].one_core);
   EXPECT_DOUBLE_EQ(r.kernels[1].predictions[0].predicted_time_s, 0.05);
 }
+
+namespace {
+// A compute-bound fp32 kernel (O_krn 1000 flop/B) on h100-sxm, whose peaks hold at 1980 MHz,
+// run at `clock_mhz` and measured at 25 ms, predicted with the local clock scaling `run` uses.
+perfgate::report clocked(std::optional<double> clock_mhz, std::vector<std::string> limits) {
+  perfgate::profile p;
+  p.source_file = "clocked.json";
+  perfgate::kernel_profile k;
+  k.name = "gemm_like";
+  k.work = perfgate::declared_work{1e12, 0, 0, 1e9};
+  k.time_s = 25e-3;
+  k.sm_clock_mhz = clock_mhz;
+  k.clock_limits = std::move(limits);
+  p.kernels.push_back(k);
+  return perfgate::predict_report(
+      p, {perfgate::resolve_device("h100-sxm"), perfgate::resolve_device("a100-80gb")}, "", true);
+}
+} // namespace
+
+TEST(Gate, ClockScaleAndLimitsAreExplained) {
+  auto r = clocked(1410, {"sw_power_cap", "hw_thermal_slowdown"});
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  perfgate::apply_gate(r, policy);
+  const auto all = reasons(r);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass) << all;
+  // 1e12 flop at 66908.16 x 1410 / 1980 GFLOPS: 20.988 ms bound, efficiency 0.84.
+  EXPECT_NE(all.find("efficiency 0.84 on h100-sxm: measured 25.000 ms, bound 20.988 ms"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's peaks: "
+                     "compute roof scaled by 0.712\n"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("clocks held down by: sw_power_cap, hw_thermal_slowdown\n"), std::string::npos)
+      << all;
+
+  // A report read back from JSON has no device clock: the scale recovers it.
+  r = clocked(1410, {});
+  r.devices[0].sm_clock_mhz.reset();
+  perfgate::apply_gate(r, policy);
+  EXPECT_NE(reasons(r).find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's "
+                            "peaks: compute roof scaled by 0.712"),
+            std::string::npos)
+      << reasons(r);
+  EXPECT_EQ(reasons(r).find("clocks held down"), std::string::npos);
+}
+
+TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  // At the peaks' own clock: no scale and no clock line, but the limits are still told.
+  auto r = clocked(1980, {"sw_power_cap"});
+  perfgate::apply_gate(r, policy);
+  EXPECT_FALSE(r.kernels[0].predictions[0].clock_scale);
+  EXPECT_EQ(reasons(r).find("SM clock"), std::string::npos);
+  EXPECT_NE(reasons(r).find("clocks held down by: sw_power_cap"), std::string::npos);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass); // efficiency 0.60
+
+  // The same kernel without any clock data gets the same verdict.
+  auto plain = clocked(std::nullopt, {});
+  perfgate::apply_gate(plain, policy);
+  EXPECT_EQ(plain.kernels[0].result.status, r.kernels[0].result.status);
+  EXPECT_EQ(plain.kernels[0].result.efficiency, r.kernels[0].result.efficiency);
+  EXPECT_EQ(reasons(plain).find("clock"), std::string::npos);
+
+  // A failure stays a failure, with the clock explanation after it.
+  policy.min_efficiency = 0.9;
+  r = clocked(1410, {"hw_thermal_slowdown"});
+  perfgate::apply_gate(r, policy);
+  ASSERT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_EQ(r.kernels[0].result.reasons.front().rfind("efficiency 0.84 below MIN_EFFICIENCY", 0),
+            0U);
+  EXPECT_NE(reasons(r).find("compute roof scaled by 0.712"), std::string::npos);
+}

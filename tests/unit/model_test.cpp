@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace {
 perfgate::device toy_device() {
   perfgate::device d;
@@ -127,4 +130,85 @@ TEST(Model, InconsistentCountsAreInputErrors) {
 TEST(Model, PredictionErrorAndUtilization) {
   EXPECT_DOUBLE_EQ(perfgate::prediction_error(20.414, 21.456), (20.414 - 21.456) / 21.456);
   EXPECT_DOUBLE_EQ(perfgate::utilization_factor(4.0, 2.0), 2.0);
+}
+
+namespace {
+// The toy device with the clock its peaks hold at, a one-core roof and extra peaks.
+perfgate::device clocked_toy() {
+  perfgate::device d = toy_device();
+  d.sm_clock_mhz = 1980.0;
+  d.one_core_peaks = perfgate::device_peaks{10.0, 5.0, 2.5, 4.0, 2.0, 8.0};
+  d.extra_peaks = {{"fp16_gflops", 2000.0}, {"l2_gbs", 300.0}, {"tensor_fp16_gflops", 8000.0}};
+  return d;
+}
+} // namespace
+
+TEST(Model, AtSmClockScalesComputePeaksNotBandwidth) {
+  const auto d = clocked_toy();
+  const auto s = perfgate::at_sm_clock(d, 1410.0);
+  const double scale = 1410.0 / 1980.0;
+  EXPECT_EQ(s.id, "toy");
+  EXPECT_EQ(s.sm_clock_mhz, 1410.0);
+  EXPECT_DOUBLE_EQ(s.peaks.fp32_gflops, 1000.0 * scale);
+  EXPECT_DOUBLE_EQ(s.peaks.fp64_gflops, 500.0 * scale);
+  EXPECT_DOUBLE_EQ(s.peaks.int_mad_gops, 250.0 * scale);
+  EXPECT_DOUBLE_EQ(s.peaks.int_add_gops, 400.0 * scale);
+  EXPECT_DOUBLE_EQ(s.peaks.ldst_ginst, 200.0 * scale);
+  EXPECT_EQ(s.peaks.dram_gbs, 100.0); // DRAM runs on its own clock
+  ASSERT_TRUE(s.one_core_peaks);
+  EXPECT_DOUBLE_EQ(s.one_core_peaks->fp64_gflops, 5.0 * scale);
+  EXPECT_EQ(s.one_core_peaks->dram_gbs, 8.0);
+  EXPECT_DOUBLE_EQ(s.extra_peaks.at("fp16_gflops"), 2000.0 * scale);
+  EXPECT_DOUBLE_EQ(s.extra_peaks.at("tensor_fp16_gflops"), 8000.0 * scale);
+  EXPECT_EQ(s.extra_peaks.at("l2_gbs"), 300.0); // a bandwidth: left alone
+  EXPECT_EQ(d.peaks.fp32_gflops, 1000.0);       // the original is untouched
+}
+
+TEST(Model, LowerClockSlowsComputeBoundKernelsOnly) {
+  const auto d = clocked_toy();
+  const auto slow = perfgate::at_sm_clock(d, 1410.0);
+
+  // Counters, compute-bound (O_krn 1600 op/B): the instruction costs are ratios of peaks, so the
+  // whole roof T'_op follows the clock and the time grows by exactly 1980 / 1410.
+  auto m = fp32_kernel();
+  m.dram_read_bytes = 1;
+  m.dram_write_bytes = 0;
+  const auto k = perfgate::derive_kernel_params(m);
+  const auto at_peak = perfgate::predict(k, d);
+  const auto at_1410 = perfgate::predict(k, slow);
+  ASSERT_EQ(at_peak.bound, perfgate::bound_class::compute);
+  ASSERT_EQ(at_1410.bound, perfgate::bound_class::compute);
+  EXPECT_DOUBLE_EQ(*at_1410.E_instr, *at_peak.E_instr);
+  EXPECT_DOUBLE_EQ(at_1410.predicted_time_s / at_peak.predicted_time_s, 1980.0 / 1410.0);
+
+  // Declared work, compute-bound: the same ratio.
+  const auto roof = perfgate::declared_kernel_params({1e12, 0, 0, 1e9});
+  EXPECT_DOUBLE_EQ(perfgate::predict(roof, d).predicted_time_s, 1.0); // 1e12 / 1000e9
+  EXPECT_DOUBLE_EQ(perfgate::predict(roof, slow).predicted_time_s, 1980.0 / 1410.0);
+
+  // Memory-bound (O_krn 0.1 op/B): DRAM bandwidth does not follow the SM clock.
+  const auto stream = perfgate::declared_kernel_params({1e8, 0, 0, 1e9});
+  const auto mem_peak = perfgate::predict(stream, d);
+  const auto mem_1410 = perfgate::predict(stream, slow);
+  ASSERT_EQ(mem_peak.bound, perfgate::bound_class::memory);
+  ASSERT_EQ(mem_1410.bound, perfgate::bound_class::memory);
+  EXPECT_EQ(mem_1410.predicted_time_s, mem_peak.predicted_time_s);
+  EXPECT_FALSE(mem_1410.clock_scale); // predict() never sets it; predict_report does
+}
+
+TEST(Model, AtSmClockNeedsBothClocks) {
+  const auto d = clocked_toy();
+  for (double bad : {0.0, -1410.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    EXPECT_THROW((void)perfgate::at_sm_clock(d, bad), perfgate::usage_error) << bad;
+  }
+  try {
+    (void)perfgate::at_sm_clock(toy_device(), 1410.0); // no clock for its peaks
+    FAIL() << "expected usage_error";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("device 'toy' does not say which SM clock its peaks "
+                                         "hold at"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(perfgate::at_sm_clock(d, 1980.0).peaks.fp32_gflops, 1000.0); // same clock: same
 }

@@ -4,6 +4,7 @@
 #include <perfgate/profile.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace {
 perfgate::profile sample() {
@@ -93,4 +94,39 @@ TEST(ProfileJson, BadInputNamesTheKeyOrLine) {
   EXPECT_EQ(message_of("[1, 2]"), "p.json: expected a JSON object, found array");
   const auto truncated = message_of("{\n  \"schema\": \"perfgate-profile/1\",\n  \"kernels\": [\n");
   EXPECT_EQ(truncated.rfind("p.json:4: invalid JSON", 0), 0U) << truncated;
+}
+
+TEST(ProfileJson, RoundTripKeepsClocks) {
+  auto p = sample();
+  p.kernels[0].sm_clock_mhz = 1410.0;
+  p.kernels[0].clock_limits = {"sw_power_cap", "hw_thermal_slowdown"};
+  const std::string text = perfgate::profile_to_json(p);
+  const auto q = perfgate::profile_from_json(text, "p.json");
+  ASSERT_EQ(q.kernels.size(), 2U);
+  EXPECT_EQ(q.kernels[0].sm_clock_mhz, 1410.0);
+  EXPECT_EQ(q.kernels[0].clock_limits, p.kernels[0].clock_limits);
+  EXPECT_FALSE(q.kernels[1].sm_clock_mhz); // not measured: stays absent, not 0
+  EXPECT_TRUE(q.kernels[1].clock_limits.empty());
+  const auto kernels_of = [](const perfgate::profile& x) {
+    return nlohmann::json::parse(perfgate::profile_to_json(x))["kernels"];
+  };
+  EXPECT_EQ(kernels_of(q), kernels_of(p));
+  // Absent when unknown, so profiles without clocks read and write as before.
+  EXPECT_EQ(perfgate::profile_to_json(sample()).find("clock"), std::string::npos);
+}
+
+TEST(ProfileJson, BadClockFieldsNameTheKey) {
+  const auto kernel_with = [](const std::string& fields) {
+    return message_of("{\"schema\": \"perfgate-profile/1\", \"kernels\": [{\"name\": \"k\", " +
+                      fields + "}]}");
+  };
+  EXPECT_EQ(kernel_with("\"sm_clock_mhz\": \"1410\""),
+            "p.json: key 'kernels[0].sm_clock_mhz': expected a number, found string \"1410\"");
+  EXPECT_EQ(kernel_with("\"sm_clock_mhz\": 0"),
+            "p.json: key 'kernels[0].sm_clock_mhz': expected a number > 0, found 0");
+  EXPECT_EQ(kernel_with("\"clock_limits\": \"sw_power_cap\""),
+            "p.json: key 'kernels[0].clock_limits': expected an array, found string");
+  EXPECT_EQ(kernel_with("\"clock_limits\": [\"sw_power_cap\", 7]"),
+            "p.json: key 'kernels[0].clock_limits[1]': expected a string, found number 7");
+  EXPECT_EQ(kernel_with("\"sm_clock_mhz\": null, \"clock_limits\": []"), "no error");
 }

@@ -111,3 +111,150 @@ TEST(Report, JsonReadsBackWhatItWrote) {
   EXPECT_THROW((void)perfgate::report_from_json("{\"schema\": \"perfgate-report/2\"}", "r.json"),
                perfgate::input_error);
 }
+
+namespace {
+// A compute-bound fp32 kernel (O_krn 1000 flop/B) measured at `clock_mhz`.
+perfgate::profile clocked_kernel(double clock_mhz) {
+  perfgate::profile p;
+  p.format = "perfgate-profile/1";
+  p.source_file = "clocked.json";
+  perfgate::kernel_profile k;
+  k.name = "gemm_like";
+  k.work = perfgate::declared_work{1e12, 0, 0, 1e9};
+  k.time_s = 25e-3;
+  k.sm_clock_mhz = clock_mhz;
+  k.clock_limits = {"sw_power_cap"};
+  p.kernels.push_back(k);
+  return p;
+}
+
+std::vector<perfgate::device> two_h100s() {
+  auto other = perfgate::resolve_device("h100-sxm");
+  other.id = "h100-other"; // same peaks and clock, but not the local device
+  return {perfgate::resolve_device("h100-sxm"), other};
+}
+} // namespace
+
+TEST(Report, ScaleLocalClockScalesOnlyTheFirstDevice) {
+  const auto r = perfgate::predict_report(clocked_kernel(1410), two_h100s(), "", true);
+  const auto& k = r.kernels.at(0);
+  ASSERT_EQ(k.predictions.size(), 2U);
+  const auto& local = k.predictions[0];
+  const auto& other = k.predictions[1];
+  ASSERT_TRUE(local.clock_scale);
+  EXPECT_DOUBLE_EQ(*local.clock_scale, 1410.0 / 1980.0);
+  EXPECT_DOUBLE_EQ(local.T_op, 66908.16 * 1410.0 / 1980.0);
+  EXPECT_DOUBLE_EQ(local.predicted_time_s / other.predicted_time_s, 1980.0 / 1410.0);
+  EXPECT_FALSE(other.clock_scale);
+  EXPECT_EQ(other.T_op, 66908.16);
+  EXPECT_EQ(r.devices[0].peaks.fp32_gflops, 66908.16); // the report keeps the device as given
+  ASSERT_TRUE(k.measured);
+  EXPECT_EQ(k.measured->sm_clock_mhz, 1410.0);
+  EXPECT_EQ(k.measured->clock_limits, std::vector<std::string>{"sw_power_cap"});
+
+  // Off by default (perfgate predict: the profile need not come from the first device).
+  const auto plain = perfgate::predict_report(clocked_kernel(1410), two_h100s());
+  EXPECT_FALSE(plain.kernels[0].predictions[0].clock_scale);
+  EXPECT_EQ(plain.kernels[0].predictions[0].T_op, 66908.16);
+  EXPECT_EQ(plain.kernels[0].measured->sm_clock_mhz, 1410.0); // still reported
+}
+
+TEST(Report, ScaleLocalClockIgnoresDifferencesWithinHalfAPercent) {
+  const auto scale_at = [](double mhz) {
+    return perfgate::predict_report(clocked_kernel(mhz), two_h100s(), "", true)
+        .kernels[0]
+        .predictions[0]
+        .clock_scale;
+  };
+  EXPECT_FALSE(scale_at(1980));
+  EXPECT_FALSE(scale_at(1971)); // -0.45%
+  EXPECT_FALSE(scale_at(1989)); // +0.45%
+  ASSERT_TRUE(scale_at(1965));  // -0.76%
+  EXPECT_DOUBLE_EQ(*scale_at(1965), 1965.0 / 1980.0);
+  ASSERT_TRUE(scale_at(2000)); // +1.01%: a clock above the peaks' raises the roof
+  EXPECT_DOUBLE_EQ(*scale_at(2000), 2000.0 / 1980.0);
+
+  // No clock on either side: nothing to scale.
+  auto p = clocked_kernel(1410);
+  p.kernels[0].sm_clock_mhz.reset();
+  EXPECT_FALSE(
+      perfgate::predict_report(p, two_h100s(), "", true).kernels[0].predictions[0].clock_scale);
+  auto devices = two_h100s();
+  devices[0].sm_clock_mhz.reset();
+  EXPECT_FALSE(perfgate::predict_report(clocked_kernel(1410), devices, "", true)
+                   .kernels[0]
+                   .predictions[0]
+                   .clock_scale);
+}
+
+TEST(Report, JsonRoundTripKeepsClockFields) {
+  auto r = perfgate::predict_report(clocked_kernel(1410), two_h100s(), "", true);
+  r.meta = perfgate::make_report_meta("run", {"perfgate", "run"});
+  const std::string text = perfgate::report_to_json(r);
+  const auto j = nlohmann::json::parse(text);
+  const auto& k = j["kernels"][0];
+  EXPECT_EQ(k["measured"]["sm_clock_mhz"], 1410.0);
+  EXPECT_EQ(k["measured"]["clock_limits"], nlohmann::json::array({"sw_power_cap"}));
+  EXPECT_DOUBLE_EQ(k["predictions"][0]["clock_scale"].get<double>(), 1410.0 / 1980.0);
+  EXPECT_FALSE(k["predictions"][1].contains("clock_scale"));
+
+  const auto back = perfgate::report_from_json(text, "r.json");
+  EXPECT_EQ(back.kernels[0].measured->sm_clock_mhz, 1410.0);
+  EXPECT_EQ(back.kernels[0].measured->clock_limits, std::vector<std::string>{"sw_power_cap"});
+  EXPECT_DOUBLE_EQ(*back.kernels[0].predictions[0].clock_scale, 1410.0 / 1980.0);
+  EXPECT_FALSE(back.kernels[0].predictions[1].clock_scale);
+  EXPECT_EQ(perfgate::report_to_json(back), text);
+
+  // Reports without clocks carry no clock keys.
+  EXPECT_EQ(
+      perfgate::report_to_json(perfgate::predict_report(two_kernels(), devices())).find("clock"),
+      std::string::npos);
+
+  auto bad = j;
+  bad["kernels"][0]["predictions"][0]["clock_scale"] = "0.7";
+  try {
+    (void)perfgate::report_from_json(bad.dump(), "r.json");
+    FAIL() << "expected input_error";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_EQ(std::string(e.what()), "r.json: key 'kernels[0].predictions[0].clock_scale': "
+                                     "expected a number, found string \"0.7\"");
+  }
+  bad = j;
+  bad["kernels"][0]["measured"]["clock_limits"] = {"sw_power_cap", false};
+  try {
+    (void)perfgate::report_from_json(bad.dump(), "r.json");
+    FAIL() << "expected input_error";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_EQ(std::string(e.what()), "r.json: key 'kernels[0].measured.clock_limits[1]': "
+                                     "expected a string, found boolean false");
+  }
+}
+
+TEST(Report, WritersShowTheClockOnlyWhereMeasured) {
+  auto r = perfgate::predict_report(clocked_kernel(1410), two_h100s(), "", true);
+  r.kernels[0].result.device = "h100-sxm"; // as the gate leaves it: the local table
+  const auto text = perfgate::report_to_text(r);
+  EXPECT_NE(text.find("timed invocations, SM clock 1410 MHz\n  clocks held down by: "
+                      "sw_power_cap\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  h100-sxm: compute peaks scaled by 0.712 to the SM clock the kernel ran "
+                      "at\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("h100-other: compute peaks scaled"), std::string::npos);
+  const auto md = perfgate::report_to_markdown(r);
+  EXPECT_NE(md.find("| measured | SM clock | bound |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 1410 MHz, roof ×0.712 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("Measured at SM clock 1410 MHz; clocks held down by: sw_power_cap."),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("h100-sxm's compute peaks scaled by 0.712"), std::string::npos) << md;
+
+  auto plain = perfgate::predict_report(two_kernels(), devices());
+  for (auto& k : plain.kernels) {
+    k.result.device = "h100-sxm";
+  }
+  EXPECT_EQ(perfgate::report_to_markdown(plain).find("clock"), std::string::npos);
+  EXPECT_EQ(perfgate::report_to_text(plain).find("clock"), std::string::npos);
+}

@@ -59,6 +59,9 @@ struct prediction {
   bound_class bound = bound_class::memory;
   double T_pred = 0;           ///< attainable performance (1e9 op/s)
   double predicted_time_s = 0; ///< W_comp / T_pred: a lower bound on time
+  /// The kernel's SM clock / the clock the device's peaks hold at, when the compute peaks were
+  /// scaled to the clock the kernel ran at (at_sm_clock); empty when they were not.
+  std::optional<double> clock_scale;
 };
 
 /// Parameters of the quantitative model from counters (MODEL.md 3, "Derived kernel parameters").
@@ -77,6 +80,12 @@ struct prediction {
 /// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model).
 /// With `one_core`, a CPU device's one-core peaks are used (when it has them).
 [[nodiscard]] prediction predict(const kernel_params& k, const device& d, bool one_core = false);
+
+/// The device as it runs at another SM clock: compute peaks (fp32, fp64, int_mad, int_add,
+/// ldst, the one-core peaks, and every extra peak whose key does not contain "gbs") scaled by
+/// sm_clock_mhz / d.sm_clock_mhz, DRAM bandwidth unchanged, sm_clock_mhz set to the new clock.
+/// Throws usage_error when the device has no clock or `sm_clock_mhz` is not a finite number > 0.
+[[nodiscard]] device at_sm_clock(const device& d, double sm_clock_mhz);
 
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);

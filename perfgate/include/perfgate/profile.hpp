@@ -28,6 +28,9 @@ inline constexpr std::string_view inst_ldst = "inst_ldst";         ///< M_ldst
 inline constexpr std::string_view warp_inst_executed = "warp_inst_executed"; ///< M_inst
 inline constexpr std::string_view dram_read_bytes = "dram_read_bytes";       ///< 32 x M_tran_r
 inline constexpr std::string_view dram_write_bytes = "dram_write_bytes";     ///< 32 x M_tran_w
+// Not model inputs: kept for hierarchical (cache-level) bounds.
+inline constexpr std::string_view l2_bytes = "l2_bytes";         ///< bytes through the L2 cache
+inline constexpr std::string_view shared_bytes = "shared_bytes"; ///< shared-memory bytes accessed
 
 /// Every counter the quantitative model needs, in the order error messages list them.
 inline constexpr std::array<std::string_view, 9> model_inputs = {
@@ -76,6 +79,12 @@ struct kernel_profile {
   std::optional<double> time_s;
   std::uint64_t threads = 0; ///< CPU threads the benchmark ran on (0: unknown or a GPU kernel)
   std::optional<declared_work> work; ///< declared work, when the source declares it
+  /// Mean SM clock while the kernel ran (MHz), when the collector measured it (CUPTI's
+  /// sm__cycles_elapsed.avg.per_second, Nsight Compute's, or NVML sampled at launch).
+  std::optional<double> sm_clock_mhz;
+  /// Why the GPU held its clocks down while the kernel ran (NVML clock-event reasons such as
+  /// "sw_power_cap", "hw_thermal_slowdown"), when known; empty when nothing held them down.
+  std::vector<std::string> clock_limits;
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
 };

@@ -21,6 +21,8 @@ namespace perfgate {
 struct measurement {
   double time_s = 0; ///< total over the invocations
   duration_stats stats;
+  std::optional<double> sm_clock_mhz;    ///< mean SM clock while the kernel ran, when measured
+  std::vector<std::string> clock_limits; ///< why the clocks were held down (NVML reasons)
 };
 
 enum class verdict_status { pass, fail, warn, skip };
@@ -71,8 +73,14 @@ struct report {
 /// CPU thread is predicted on a CPU device's one-core peaks when the device has them. Throws
 /// input_error for a kernel that lacks model inputs, and usage_error when the regex selects no
 /// kernel.
+///
+/// With `scale_local_clock` (the profile was taken on devices.front() itself), a kernel whose
+/// SM clock was measured is held, on that first device only, to compute peaks scaled to that
+/// clock (at_sm_clock), and its prediction records clock_scale; a clock within 0.5% of the
+/// device's is left alone. The other devices are predicted at their own clocks.
 [[nodiscard]] report predict_report(const profile& p, const std::vector<device>& devices,
-                                    const std::string& kernel_regex = "");
+                                    const std::string& kernel_regex = "",
+                                    bool scale_local_clock = false);
 
 /// One report from several (CI runners, one test per GPU): kernels are kept side by side, each
 /// with its origin ("file (host)"), devices are united by id. Throws usage_error for no parts.

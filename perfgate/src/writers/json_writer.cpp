@@ -25,22 +25,26 @@ json params_json(const kernel_params& k) {
 }
 
 json prediction_json(const prediction& p) {
-  return {{"device", p.device},
-          {"peaks", p.one_core ? "one_core" : "all"},
-          {"T_op", p.T_op},
-          {"W_op", optional_number(p.W_op)},
-          {"W_ldst", optional_number(p.W_ldst)},
-          {"W_other", optional_number(p.W_other)},
-          {"C_op", optional_number(p.C_op)},
-          {"C_ldst", optional_number(p.C_ldst)},
-          {"C_other", optional_number(p.C_other)},
-          {"E_instr", optional_number(p.E_instr)},
-          {"T_op_adj", p.T_op_adj},
-          {"B_mem", p.B_mem},
-          {"O_dev", p.O_dev},
-          {"bound", to_string(p.bound)},
-          {"T_pred", p.T_pred},
-          {"predicted_time_s", p.predicted_time_s}};
+  json j = {{"device", p.device},
+            {"peaks", p.one_core ? "one_core" : "all"},
+            {"T_op", p.T_op},
+            {"W_op", optional_number(p.W_op)},
+            {"W_ldst", optional_number(p.W_ldst)},
+            {"W_other", optional_number(p.W_other)},
+            {"C_op", optional_number(p.C_op)},
+            {"C_ldst", optional_number(p.C_ldst)},
+            {"C_other", optional_number(p.C_other)},
+            {"E_instr", optional_number(p.E_instr)},
+            {"T_op_adj", p.T_op_adj},
+            {"B_mem", p.B_mem},
+            {"O_dev", p.O_dev},
+            {"bound", to_string(p.bound)},
+            {"T_pred", p.T_pred},
+            {"predicted_time_s", p.predicted_time_s}};
+  if (p.clock_scale) {
+    j["clock_scale"] = *p.clock_scale;
+  }
+  return j;
 }
 
 json measured_json(const std::optional<measurement>& m) {
@@ -48,9 +52,16 @@ json measured_json(const std::optional<measurement>& m) {
     return nullptr;
   }
   const auto& s = m->stats;
-  return {{"time_s", m->time_s},    {"samples", s.samples}, {"mean_s", s.mean_s},
-          {"median_s", s.median_s}, {"min_s", s.min_s},     {"max_s", s.max_s},
-          {"stddev_s", s.stddev_s}};
+  json j = {{"time_s", m->time_s},    {"samples", s.samples}, {"mean_s", s.mean_s},
+            {"median_s", s.median_s}, {"min_s", s.min_s},     {"max_s", s.max_s},
+            {"stddev_s", s.stddev_s}};
+  if (m->sm_clock_mhz) {
+    j["sm_clock_mhz"] = *m->sm_clock_mhz;
+  }
+  if (!m->clock_limits.empty()) {
+    j["clock_limits"] = m->clock_limits;
+  }
+  return j;
 }
 
 json device_json(const device& d) {

@@ -56,18 +56,57 @@ std::string baseline_change(const verdict& v) {
          (change >= 0 ? "+" : "") + fixed(change * 100, 1) + "%)";
 }
 
-// The local device's table: measured against bound, efficiency and the verdict.
+std::optional<double> measured_clock(const kernel_report& k) {
+  return k.measured ? k.measured->sm_clock_mhz : std::nullopt;
+}
+
+// "1410 MHz, roof ×0.712": the clock the kernel ran at and the scale its bound was held to.
+std::string clock_cell(const kernel_report& k, const prediction* p) {
+  std::string cell = measured_clock(k) ? fixed(*measured_clock(k), 0) + " MHz" : "";
+  if (p != nullptr && p->clock_scale) {
+    cell += (cell.empty() ? "" : ", ") + std::string("roof ×") + fixed(*p->clock_scale, 3);
+  }
+  return cell.empty() ? "-" : cell;
+}
+
+std::string clock_limits_list(const measurement& m) {
+  std::string s;
+  for (const auto& why : m.clock_limits) {
+    s += (s.empty() ? "" : ", ") + why;
+  }
+  return s;
+}
+
+// The local device's table: measured against bound, efficiency and the verdict. The SM clock
+// column appears only when a kernel's clock was measured, so reports without clocks keep their
+// shape.
 std::string local_table(const device& d, const std::vector<const kernel_report*>& ks) {
+  bool clocks = false;
+  for (const auto* k : ks) {
+    const prediction* p = prediction_on(*k, d.id);
+    clocks = clocks || measured_clock(*k) || (p != nullptr && p->clock_scale);
+  }
   table t;
   t.header = {"", "kernel", "measured", "bound", "efficiency", "class", "vs baseline", "why"};
   t.right_aligned = {false, false, true, true, true, false, true, false};
+  if (clocks) {
+    t.header.insert(t.header.begin() + 3, "SM clock");
+    t.right_aligned.insert(t.right_aligned.begin() + 3, true);
+  }
   for (const auto* k : ks) {
     const prediction* p = prediction_on(*k, d.id);
-    t.rows.push_back(
-        {icon(k->result.status), "`" + k->name + "`",
-         k->measured ? duration(k->measured->time_s) : "-", p ? duration(p->predicted_time_s) : "-",
-         k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
-         p ? std::string(to_string(p->bound)) : "-", baseline_change(k->result), first_reason(*k)});
+    std::vector<std::string> row = {icon(k->result.status),
+                                    "`" + k->name + "`",
+                                    k->measured ? duration(k->measured->time_s) : "-",
+                                    p ? duration(p->predicted_time_s) : "-",
+                                    k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
+                                    p ? std::string(to_string(p->bound)) : "-",
+                                    baseline_change(k->result),
+                                    first_reason(*k)};
+    if (clocks) {
+      row.insert(row.begin() + 3, clock_cell(*k, p));
+    }
+    t.rows.push_back(std::move(row));
   }
   return render_markdown(t);
 }
@@ -143,6 +182,19 @@ std::string report_to_markdown(const report& r) {
     out += "\n#### `" + markdown_cell(k->name) + "`\n\n" + kernel_summary(*k) + "\n\n";
     if (!k->origin.empty()) {
       out += "From " + markdown_cell(k->origin) + ".\n\n";
+    }
+    if (measured_clock(*k)) {
+      out += "Measured at SM clock " + fixed(*measured_clock(*k), 0) + " MHz";
+      if (!k->measured->clock_limits.empty()) {
+        out += "; clocks held down by: " + markdown_cell(clock_limits_list(*k->measured));
+      }
+      out += ".\n\n";
+    }
+    for (const auto& p : k->predictions) {
+      if (p.clock_scale) {
+        out += markdown_cell(p.device) + "'s compute peaks scaled by " + fixed(*p.clock_scale, 3) +
+               " to the SM clock the kernel ran at.\n\n";
+      }
     }
     out += render_markdown(prediction_table(*k, r.devices));
     if (k->params.model == model_kind::quantitative) {

@@ -8,6 +8,16 @@
 
 namespace perfgate {
 
+namespace {
+std::string clock_limits_list(const measurement& m) {
+  std::string s;
+  for (const auto& why : m.clock_limits) {
+    s += (s.empty() ? "" : ", ") + why;
+  }
+  return s;
+}
+} // namespace
+
 std::string report_to_text(const report& r) {
   using namespace detail;
   std::string out;
@@ -21,9 +31,22 @@ std::string report_to_text(const report& r) {
     out += "  " + kernel_summary(k) + "\n";
     if (k.measured) {
       out += "  measured on the profiled GPU: " + duration(k.measured->time_s) + " over " +
-             std::to_string(k.measured->stats.samples) + " timed invocations\n";
+             std::to_string(k.measured->stats.samples) + " timed invocations";
+      if (k.measured->sm_clock_mhz) {
+        out += ", SM clock " + fixed(*k.measured->sm_clock_mhz, 0) + " MHz";
+      }
+      out += "\n";
+      if (!k.measured->clock_limits.empty()) {
+        out += "  clocks held down by: " + clock_limits_list(*k.measured) + "\n";
+      }
     }
     out += "\n" + render_text(prediction_table(k, r.devices));
+    for (const auto& p : k.predictions) {
+      if (p.clock_scale) {
+        out += "  " + p.device + ": compute peaks scaled by " + fixed(*p.clock_scale, 3) +
+               " to the SM clock the kernel ran at\n";
+      }
+    }
     for (const auto& reason : k.result.reasons) {
       out += "  " + std::string(to_string(k.result.status)) + ": " + reason + "\n";
     }
