@@ -59,8 +59,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration). The CPU is the local device,
     unless the target has ``.cu``/``.hip`` sources or links the CUDA or HIP runtime: then its
     benchmarks are taken to time GPU kernels with manual time and the GPU is the local device.
-    ``cupti`` and ``ncu``: NVIDIA GPU counters; ``rocprof``: AMD GPU counters; these use the
-    GPU as the local device and are skipped (exit 77) where there is none. ``profile``: the
+    ``cupti``: NVIDIA GPU counters through perfgate's CUPTI injection library (the program runs
+    twice: kernel times, then counters under kernel replay; docs/nvidia.md); ``ncu``: the same
+    through Nsight Compute; ``rocprof``: AMD GPU counters; these use the GPU as the local device
+    and are skipped (exit 77) where there is none or counters are not permitted. ``profile``: the
     recorded ``PROFILE`` (the program still runs once and must succeed); the first of
     ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``gbench``
     when the target links Google Benchmark, else ``cupti``.

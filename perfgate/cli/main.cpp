@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
       {"run", cli::add_run_command(app, args, program)},
       {"calibrate", cli::add_calibrate_command(app, args)},
       {"devices", cli::add_devices_command(app)},
+      {"metrics", cli::add_metrics_command(app)},
       {"report", cli::add_report_command(app)},
       {"compare", cli::add_compare_command(app)},
       {"merge", cli::add_merge_command(app, args)},

@@ -35,7 +35,7 @@ struct run_options {
 };
 
 profile collect(const run_options& o) {
-  detail::collect_request request{o.program, o.timeout_s, o.repetitions};
+  detail::collect_request request{o.program, o.timeout_s, o.repetitions, o.kernels};
   std::string collector = o.collector;
   if (collector == "profile") {
     if (o.profile_file.empty()) {
@@ -56,14 +56,10 @@ profile collect(const run_options& o) {
     return detail::collect_gbench(request);
   }
   if (collector == "ncu") {
-    return detail::collect_ncu(request);
+    return detail::collect_ncu(request, detail::ncu_metrics_for_local_gpu());
   }
   if (collector == "cupti") {
-    if (auto why = detail::nvidia_gpu_unavailable()) {
-      throw skip_error(*why);
-    }
-    throw skip_error("the CUPTI injection collector is not part of this build yet; use "
-                     "--collector ncu (COLLECTOR ncu) on this GPU");
+    return detail::collect_cupti(request);
   }
   return detail::collect_rocprof(request);
 }
@@ -162,7 +158,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     for (const auto& d : o->devices) {
       devices.push_back(resolve_device(d));
     }
-    report r = predict_report(p, devices, o->kernels);
+    report r = predict_report(p, devices, o->kernels, true);
     r.meta = make_report_meta("run", argv);
     apply_gate(r, policy);
     print_summary(r);

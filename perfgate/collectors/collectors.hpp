@@ -6,8 +6,12 @@
 
 #include <perfgate/profile.hpp>
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfgate::detail {
@@ -16,13 +20,35 @@ struct collect_request {
   std::vector<std::string> program; ///< argv of the program to profile
   std::optional<double> timeout_s;
   int repetitions = 5; ///< gbench: --benchmark_repetitions
+  /// `--kernels`: ECMAScript regex searched in the demangled kernel name; empty for all. The
+  /// ncu collector hands it to ncu so that other kernels are not replayed at all.
+  std::string kernel_regex;
 };
 
 /// A Google Benchmark binary run with JSON output and repetitions.
 [[nodiscard]] profile collect_gbench(const collect_request& request);
 
-/// Any CUDA program run under `ncu --csv --page raw` with the model's metrics.
-[[nodiscard]] profile collect_ncu(const collect_request& request);
+/// Any CUDA program run under `ncu --csv --page raw` collecting `metrics` (ncu names, see
+/// ncu_default_metrics). Skips (77) without a GPU, ncu, counter permission, or when the chip
+/// lacks one of `metrics`.
+[[nodiscard]] profile collect_ncu(const collect_request& request,
+                                  const std::vector<std::string>& metrics);
+
+/// The ncu argument vector: `ncu --csv --page raw --print-units base --metrics M,... --log-file
+/// LOG`, then `--kernel-name-base demangled --kernel-name regex:RE` when the request has a
+/// kernel regex, then the program's argv untouched. One element per argument, never quoted.
+[[nodiscard]] std::vector<std::string> ncu_command_line(const collect_request& request,
+                                                        const std::vector<std::string>& metrics,
+                                                        const std::string& log_file);
+
+/// gpu__time_duration.sum, sm__cycles_elapsed.avg.per_second and the preferred (first)
+/// alternative of every counter in ncu_counter_sources(), each once, in that order.
+[[nodiscard]] std::vector<std::string> ncu_default_metrics();
+
+/// Throws skip_error when an ncu log (`--log-file` text) says ncu could not measure here: no
+/// permission for the counters (ERR_NVGPUCTRPERM) or a requested metric this chip lacks. Both
+/// end the run before any table is written, whatever ncu's exit code says.
+void check_ncu_log(std::string_view log_text);
 
 /// Any HIP program run under rocprofv3, one run per counter pass the architecture needs, plus
 /// the kernel trace for times. Skips (77) without rocprofv3 or an AMD GPU.
@@ -37,5 +63,56 @@ void run_plain(const collect_request& request);
 
 /// True when the executable carries Google Benchmark's flags or links libbenchmark.
 [[nodiscard]] bool is_gbench_binary(const std::string& program);
+
+/// Any CUDA program run twice with the CUPTI injection library (libperfgate_cupti.so): a timing
+/// run (Activity API kernel records, NVML clocks) and a counter run (Range Profiler, auto range,
+/// kernel replay, the local chip's metric plan). Skips (77) without a GPU, driver, CUPTI build,
+/// counter permission or a supported chip; target_error (3) when the program fails under either.
+[[nodiscard]] profile collect_cupti(const collect_request& request);
+
+/// What ncu should collect on this machine's GPU: the local chip's metric plan (names valid on
+/// that chip, e.g. GB202's dram__bytes_op_*), else ncu_default_metrics().
+[[nodiscard]] std::vector<std::string> ncu_metrics_for_local_gpu();
+
+/// One kernel of a `perfgate-cupti/1` file.
+struct cupti_kernel_run {
+  std::string name; ///< demangled
+  std::uint64_t launches = 0;
+  std::vector<double> durations_ns;                  ///< timing run
+  std::optional<launch_config> launch;               ///< of the first launch
+  std::uint64_t profiled_launches = 0;               ///< counter run
+  std::map<std::string, double, std::less<>> metrics; ///< counter run: totals (rates averaged)
+  std::optional<double> nvml_clock_mhz;              ///< timing run: mean SM clock at launch
+  std::vector<std::string> clock_limits;             ///< timing run: NVML clock-event reasons
+};
+
+/// What the injection library wrote for one run (`perfgate-cupti/1`).
+struct cupti_run {
+  std::string file;
+  std::string mode;   ///< "timing" or "counters"
+  std::string status; ///< "ok", "skipped" (a reason to exit 77) or "failed"
+  std::string reason;
+  std::string device_name;
+  std::string chip;
+  std::vector<std::string> metrics;
+  std::uint64_t passes = 0;
+  std::uint64_t ranges_dropped = 0;
+  std::vector<std::string> warnings;
+  std::vector<cupti_kernel_run> kernels;
+};
+
+/// Parse `perfgate-cupti/1`; throws input_error naming `file` and the key.
+[[nodiscard]] cupti_run cupti_run_from_json(std::string_view text, const std::string& file);
+
+/// One profile from the two runs: times, launches and grid from the timing run; counters from
+/// the counter run (through ncu_counter_sources), scaled to the timed launch count when the two
+/// runs launched a kernel a different number of times; the SM clock from NVML in the timing run,
+/// else from the counter run's sm__cycles_elapsed.avg.per_second.
+[[nodiscard]] profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters);
+
+/// The environment of an injected run: CUDA_INJECTION64_PATH and the PERFGATE_CUPTI_* variables.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>>
+cupti_run_environment(const std::string& mode, const std::string& library,
+                      const std::string& output, const std::vector<std::string>& metrics);
 
 } // namespace perfgate::detail

@@ -7,6 +7,7 @@
 #include "importers/ncu_importer.hpp"
 #include "src/subprocess.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -42,38 +43,121 @@ std::optional<std::string> nvidia_gpu_unavailable() {
   return std::nullopt;
 }
 
-profile collect_ncu(const collect_request& request) {
+namespace {
+// The first line of `text` that contains `needle`, without its line break.
+std::optional<std::string> line_containing(std::string_view text, std::string_view needle) {
+  const auto at = text.find(needle);
+  if (at == std::string_view::npos) {
+    return std::nullopt;
+  }
+  const auto begin = text.rfind('\n', at);
+  const auto first = begin == std::string_view::npos ? 0 : begin + 1;
+  auto last = text.find('\n', at);
+  if (last == std::string_view::npos) {
+    last = text.size();
+  }
+  if (last > first && text[last - 1] == '\r') {
+    --last;
+  }
+  return std::string(text.substr(first, last - first));
+}
+} // namespace
+
+std::vector<std::string> ncu_default_metrics() {
+  // Only the preferred alternative of each counter: ncu fails the whole run when --metrics names
+  // a metric the chip does not have (e.g. dram__bytes_op_read.sum on GH100). It prints
+  // `==ERROR== Failed to find metric ...` (for NAME without a roll-up suffix: `regex:^NAME\.
+  // (sum|min|max|avg|pct|ratio|max_rate)$`) right after `==PROF== Connected to process ...` and
+  // profiles nothing, no kernel and no other metric. Seen in public logs: an ncu run on a GCP L4
+  // with nvprof-era names, notes from a Blackwell (sm_120) port where PC-sampling metrics make "any
+  // NCU command requesting these metrics" fail, and tools that parse that line to drop the metric
+  // and rerun. CUPTI, which ncu is built on, rejects such a configuration too (PLATFORM-NOTES.md:
+  // ConfigAddMetrics). Asking for every alternative would thus fail on GH100 (no dram__bytes_op_*)
+  // and on GB202 (no dram__bytes_read/write) alike. A list per chip replaces this one where it is
+  // known.
+  std::vector<std::string> metrics = {"gpu__time_duration.sum",
+                                      "sm__cycles_elapsed.avg.per_second"};
+  for (const auto& source : ncu_counter_sources()) {
+    for (auto m : source.alternatives.front().metrics) {
+      if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) {
+        metrics.emplace_back(m);
+      }
+    }
+  }
+  return metrics;
+}
+
+std::vector<std::string> ncu_command_line(const collect_request& request,
+                                          const std::vector<std::string>& metrics,
+                                          const std::string& log_file) {
+  std::string joined;
+  for (const auto& m : metrics) {
+    joined += (joined.empty() ? "" : ",") + m;
+  }
+  std::vector<std::string> argv = {"ncu",  "--csv",     "--page", "raw",        "--print-units",
+                                   "base", "--metrics", joined,   "--log-file", log_file};
+  if (!request.kernel_regex.empty()) {
+    // ncu matches --kernel-name against the function name alone by default (no return type,
+    // parameters or template arguments); --kernel-name-base demangled makes it match the full
+    // signature the CSV prints, the string `--kernels` is searched in afterwards, so a regex
+    // that names a parameter or a template argument works the same in both places. The
+    // `regex:` prefix makes ncu search a regular expression instead of comparing exactly
+    // ("Profile kernels which have 'Bar' in function name: --kernel-name regex:Bar"). Kernels
+    // that do not match are not replayed at all, which is the point on large programs; perfgate
+    // still filters the imported kernels with its own ECMAScript regex.
+    // https://docs.nvidia.com/nsight-compute/NsightComputeCli/index.html (Profile options
+    // --kernel-name, --kernel-name-base), https://docs.nvidia.com/nsight-compute/Training/
+    // index.html (Filter Options, examples 5, 6 and 10).
+    argv.insert(argv.end(), {"--kernel-name-base", "demangled", "--kernel-name",
+                             "regex:" + request.kernel_regex});
+  }
+  argv.insert(argv.end(), request.program.begin(), request.program.end());
+  return argv;
+}
+
+void check_ncu_log(std::string_view log_text) {
+  if (log_text.find("ERR_NVGPUCTRPERM") != std::string_view::npos) {
+    throw skip_error("no permission to read GPU performance counters (ERR_NVGPUCTRPERM): an "
+                     "administrator must allow it, e.g. the driver option "
+                     "NVreg_RestrictProfilingToAdminUsers=0, or run as root");
+  }
+  // DESIGN.md maps an unsupported chip to a skip (77): the program did not fail, and a run on
+  // another GPU may still work.
+  if (auto line = line_containing(log_text, "Failed to find metric")) {
+    throw skip_error("Nsight Compute cannot collect a metric perfgate asked for on this GPU (" +
+                     *line + "); see `perfgate metrics --chip NAME` for the names it has");
+  }
+}
+
+profile collect_ncu(const collect_request& request, const std::vector<std::string>& metrics) {
   if (auto why = nvidia_gpu_unavailable()) {
     throw skip_error(*why);
   }
   const fs::path log =
       fs::temp_directory_path() / ("perfgate-ncu-" + std::to_string(::getpid()) + ".csv");
-  std::string metrics = "gpu__time_duration.sum";
-  for (auto m : metrics_used(ncu_counter_sources())) {
-    metrics += "," + std::string(m);
-  }
-  std::vector<std::string> argv = {"ncu",  "--csv",     "--page", "raw",        "--print-units",
-                                   "base", "--metrics", metrics,  "--log-file", log.string()};
-  argv.insert(argv.end(), request.program.begin(), request.program.end());
   process_options o;
   o.timeout_s = request.timeout_s;
   o.environment = {{"LC_ALL", "C"}}; // plain numbers: no locale's thousands separators
   o.on_stderr_line = [](std::string_view line) { std::cerr << line << "\n"; };
-  const auto result = run_process(argv, o);
+  const auto result = run_process(ncu_command_line(request, metrics, log.string()), o);
   if (result.not_found) {
     fs::remove(log);
     throw skip_error("Nsight Compute (ncu) is not on PATH");
   }
   const std::string text = fs::exists(log) ? read_text_file(log) : std::string();
   fs::remove(log);
-  if (text.find("ERR_NVGPUCTRPERM") != std::string::npos) {
-    throw skip_error("no permission to read GPU performance counters (ERR_NVGPUCTRPERM): an "
-                     "administrator must allow it, e.g. the driver option "
-                     "NVreg_RestrictProfilingToAdminUsers=0, or run as root");
-  }
+  check_ncu_log(text);
   if (result.timed_out || result.signal != 0 || result.exit_code != 0) {
     throw target_error("ncu " + request.program.front() + " " + result.describe() +
                        (result.last_stderr_line.empty() ? "" : ": " + result.last_stderr_line));
+  }
+  // Only now: a program that failed before its first launch also leaves ncu with no kernel.
+  if (text.find("No kernels were profiled") != std::string::npos) {
+    throw usage_error(request.kernel_regex.empty()
+                          ? "ncu profiled no kernel: " + request.program.front() +
+                                " launched no CUDA kernel"
+                          : "--kernels '" + request.kernel_regex + "' matches no kernel " +
+                                request.program.front() + " launched (ncu profiled none)");
   }
   auto p = import_ncu_csv_raw(text, request.program.front() + " (ncu output)");
   p.source_file = request.program.front();

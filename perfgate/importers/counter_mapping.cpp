@@ -24,6 +24,13 @@ std::span<const counter_source> nvprof_counter_sources() {
 }
 
 std::span<const counter_source> ncu_counter_sources() {
+  // Integrated GPUs (GA10B, GB10B, GB20B) have no dram__ counters: their memory is system
+  // memory behind the L2, so the L2's system-memory traffic stands in for DRAM traffic.
+  static constexpr std::string_view kSysmemRead =
+      "no DRAM counters on this integrated GPU: L2 read misses to system memory x 32 B";
+  static constexpr std::string_view kSysmemWrite =
+      "no DRAM counters on this integrated GPU: L2 writes to system memory x 32 B (the L2 "
+      "writes back, so this bounds the memory writes from above)";
   // SASS thread-level instruction classes with predicated-off threads excluded, as nvprof's
   // inst_* counted them. smsp__ and sm__ roll-ups of .sum give the same totals. GB202-class
   // chips name DRAM bytes dram__bytes_op_read/op_write; sectors are 32 bytes.
@@ -56,11 +63,18 @@ std::span<const counter_source> ncu_counter_sources() {
       {c::dram_read_bytes,
        {{{"dram__bytes_read.sum"}},
         {{"dram__bytes_op_read.sum"}},
-        {{"dram__sectors_read.sum"}, 32.0}}},
+        {{"dram__sectors_read.sum"}, 32.0},
+        {{"lts__t_sectors_aperture_sysmem_op_read_lookup_miss.sum"}, 32.0, kSysmemRead}}},
       {c::dram_write_bytes,
        {{{"dram__bytes_write.sum"}},
         {{"dram__bytes_op_write.sum"}},
-        {{"dram__sectors_write.sum"}, 32.0}}},
+        {{"dram__sectors_write.sum"}, 32.0},
+        {{"lts__t_sectors_aperture_sysmem_op_write.sum"}, 32.0, kSysmemWrite}}},
+      {c::l2_bytes, {{{"lts__t_bytes.sum"}}, {{"lts__t_sectors.sum"}, 32.0}}},
+      {c::shared_bytes,
+       {{{"smsp__sass_data_bytes_mem_shared.sum"}},
+        {{"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"}, 128.0,
+         "shared-memory wavefronts x 128 B: an upper bound on the bytes accessed"}}},
   };
   return table;
 }

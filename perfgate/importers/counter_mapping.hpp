@@ -17,6 +17,8 @@ namespace perfgate::detail {
 struct metric_sum {
   std::vector<std::string_view> metrics; ///< summed
   double scale = 1.0;                    ///< applied to the sum (32 for 32-byte transactions)
+  /// Non-empty when this alternative only approximates the counter: says how.
+  std::string_view approximation = {};
 };
 
 struct counter_source {
@@ -26,7 +28,8 @@ struct counter_source {
 
 /// `nvprof --metrics` names (Fermi to Pascal; MODEL.md section 3).
 [[nodiscard]] std::span<const counter_source> nvprof_counter_sources();
-/// Nsight Compute / CUPTI Range Profiler names (Volta and later).
+/// Nsight Compute / CUPTI Range Profiler names (Volta and later): the model inputs, then the
+/// hierarchy counters (L2 and shared-memory bytes).
 [[nodiscard]] std::span<const counter_source> ncu_counter_sources();
 
 /// Every metric name any alternative of `sources` mentions.

@@ -10,12 +10,15 @@
 #include <array>
 #include <charconv>
 #include <map>
+#include <span>
 #include <utility>
 
 namespace perfgate::detail {
 
 namespace {
 constexpr std::string_view time_metric = "gpu__time_duration.sum";
+// A rate (Hz) per launch: averaged over the launches, never summed like the counters.
+constexpr std::string_view clock_metric = "sm__cycles_elapsed.avg.per_second";
 
 bool is_raw_header(const csv_row& row) {
   return find_column(row, "ID") && find_column(row, "Kernel Name") &&
@@ -66,7 +69,8 @@ struct kernel_launches {
   std::uint64_t launches = 0;
   std::map<std::string, double, std::less<>> totals;      ///< metric -> sum in base units
   std::map<std::string, std::uint64_t, std::less<>> seen; ///< metric -> launches having it
-  std::vector<double> durations_s;
+  std::map<std::uint64_t, double> durations_s;            ///< launch index -> seconds
+  std::map<std::uint64_t, double> sm_clocks_hz;           ///< launch index -> SM clock
   std::optional<launch_config> launch;
 };
 
@@ -97,18 +101,51 @@ double scaled_value(const std::string& file, std::size_t line, std::string_view 
     throw input_error(file, std::to_string(line),
                       "metric " + std::string(metric) + ": unknown unit \"" + std::string(unit) +
                           "\" (expected byte, inst, sector, cycle or a time, with K/M/G/T "
-                          "prefixes; `--print-units base` avoids prefixes)");
+                          "prefixes, or a rate such as cycle/nsecond; `--print-units base` "
+                          "avoids prefixes)");
   }
   return *v * *scale;
 }
 
+// Both importers count a launch before reading its metrics, so it is launch `launches - 1`.
 void add_metric(kernel_launches& k, const std::string& metric, double value) {
+  const std::uint64_t launch = k.launches - 1;
   if (metric == time_metric) {
-    k.durations_s.push_back(value);
+    k.durations_s[launch] = value;
+    return;
+  }
+  if (metric == clock_metric) {
+    k.sm_clocks_hz[launch] = value;
     return;
   }
   k.totals[metric] += value;
   ++k.seen[metric];
+}
+
+// The clock the kernel's work ran at: each launch weighs by its duration, since a long launch
+// at one clock does more of the work than a short one at another. Without a duration for every
+// clocked launch, the plain mean.
+std::optional<double> mean_sm_clock_mhz(const kernel_launches& k) {
+  if (k.sm_clocks_hz.empty()) {
+    return std::nullopt;
+  }
+  double weighted = 0;
+  double weight = 0;
+  double plain = 0;
+  bool all_timed = true;
+  for (const auto& [launch, hz] : k.sm_clocks_hz) {
+    plain += hz;
+    const auto d = k.durations_s.find(launch);
+    if (d == k.durations_s.end() || !(d->second > 0)) {
+      all_timed = false;
+      continue;
+    }
+    weighted += hz * d->second;
+    weight += d->second;
+  }
+  const double hz = all_timed && weight > 0 ? weighted / weight
+                                            : plain / static_cast<double>(k.sm_clocks_hz.size());
+  return hz / 1e6;
 }
 
 profile finish(launch_table& t, const std::string& file, std::string format) {
@@ -134,9 +171,15 @@ profile finish(launch_table& t, const std::string& file, std::string format) {
     kp.counters = resolve_counters(sources, complete);
     kp.launch = k.launch;
     if (!k.durations_s.empty() && k.durations_s.size() == k.launches) {
-      kp.duration = duration_stats::from_samples(k.durations_s);
+      std::vector<double> samples;
+      samples.reserve(k.durations_s.size());
+      for (const auto& [launch, seconds] : k.durations_s) {
+        samples.push_back(seconds);
+      }
+      kp.duration = duration_stats::from_samples(std::move(samples));
       kp.time_s = kp.duration->total_s;
     }
+    kp.sm_clock_mhz = mean_sm_clock_mhz(k);
     p.kernels.push_back(std::move(kp));
   }
   return p;
@@ -144,7 +187,8 @@ profile finish(launch_table& t, const std::string& file, std::string format) {
 
 bool is_used_metric(std::string_view name) {
   static const auto used = metrics_used(ncu_counter_sources());
-  return name == time_metric || std::find(used.begin(), used.end(), name) != used.end();
+  return name == time_metric || name == clock_metric ||
+         std::find(used.begin(), used.end(), name) != used.end();
 }
 
 std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
@@ -203,36 +247,73 @@ std::optional<std::size_t> device_column(const csv_row& header) {
   }
   return find_column(header, "Device Name");
 }
-} // namespace
 
-std::optional<double> ncu_unit_scale(std::string_view unit) {
-  static const std::array<std::pair<std::string_view, double>, 7> times = {{{"second", 1.0},
-                                                                            {"msecond", 1e-3},
-                                                                            {"usecond", 1e-6},
-                                                                            {"nsecond", 1e-9},
-                                                                            {"ms", 1e-3},
-                                                                            {"us", 1e-6},
-                                                                            {"ns", 1e-9}}};
-  for (const auto& [name, scale] : times) {
-    if (unit == name) {
-      return scale;
+struct time_unit {
+  std::string_view name;
+  double seconds;
+  double per_second; ///< listed, not computed: 1 / 1e-9 is not exactly 1e9
+};
+
+std::optional<time_unit> time_unit_of(std::string_view unit) {
+  static const std::array<time_unit, 7> times = {{{"second", 1.0, 1.0},
+                                                  {"msecond", 1e-3, 1e3},
+                                                  {"usecond", 1e-6, 1e6},
+                                                  {"nsecond", 1e-9, 1e9},
+                                                  {"ms", 1e-3, 1e3},
+                                                  {"us", 1e-6, 1e6},
+                                                  {"ns", 1e-9, 1e9}}};
+  for (const auto& t : times) {
+    if (unit == t.name) {
+      return t;
     }
   }
-  static const std::array<std::string_view, 8> counts = {"byte", "inst",   "sector",  "cycle",
-                                                         "warp", "thread", "request", "block"};
+  return std::nullopt;
+}
+
+// `unit` is one of `names` after an optional power-of-1000 prefix: "Mbyte" -> 1e6.
+std::optional<double> prefixed_scale(std::string_view unit,
+                                     std::span<const std::string_view> names) {
   static const std::array<std::pair<std::string_view, double>, 5> prefixes = {
       {{"", 1.0}, {"K", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}}};
-  if (unit.empty()) {
-    return 1.0;
-  }
   for (const auto& [prefix, scale] : prefixes) {
     const auto rest = unit.substr(std::min(prefix.size(), unit.size()));
     if (unit.starts_with(prefix) && !rest.empty() &&
-        std::find(counts.begin(), counts.end(), rest) != counts.end()) {
+        std::find(names.begin(), names.end(), rest) != names.end()) {
       return scale;
     }
   }
   return std::nullopt;
+}
+
+std::optional<double> count_scale(std::string_view unit) {
+  static const std::array<std::string_view, 8> counts = {"byte", "inst",   "sector",  "cycle",
+                                                         "warp", "thread", "request", "block"};
+  return prefixed_scale(unit, counts);
+}
+} // namespace
+
+std::optional<double> ncu_unit_scale(std::string_view unit) {
+  if (unit.empty()) {
+    return 1.0;
+  }
+  if (const auto t = time_unit_of(unit)) {
+    return t->seconds;
+  }
+  // Rates: auto units scale the count's prefix and the time ("cycle/nsecond" = GHz,
+  // "Gbyte/second"); newer ncu may print frequencies as hz (FORMAT.md section 3).
+  if (const auto slash = unit.find('/'); slash != std::string_view::npos) {
+    const auto count = count_scale(unit.substr(0, slash));
+    const auto per = time_unit_of(unit.substr(slash + 1));
+    if (count && per) {
+      return *count * per->per_second;
+    }
+    return std::nullopt;
+  }
+  static const std::array<std::string_view, 2> hertz = {"hz", "Hz"};
+  if (const auto scale = prefixed_scale(unit, hertz)) {
+    return scale;
+  }
+  return count_scale(unit);
 }
 
 bool looks_like_ncu_csv_raw(std::string_view text) {

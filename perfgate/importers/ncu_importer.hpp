@@ -4,7 +4,8 @@
 //    column per metric;
 //  - `ncu --csv` (details page): one row per metric of each launch, with "Metric Name",
 //    "Metric Unit" and "Metric Value" columns.
-// Launches of one kernel name are aggregated: counters summed, durations kept as samples.
+// Launches of one kernel name are aggregated: counters summed, durations kept as samples, and
+// the SM clock (sm__cycles_elapsed.avg.per_second, a rate) averaged weighted by duration.
 #pragma once
 
 #include <perfgate/profile.hpp>
@@ -22,8 +23,9 @@ namespace perfgate::detail {
 [[nodiscard]] profile import_ncu_csv_details(std::string_view text, const std::string& file);
 
 /// Factor that converts a value printed in `unit` to perfgate's base unit (bytes, seconds,
-/// counts): "Mbyte" -> 1e6, "usecond" -> 1e-6, "sector" -> 1, "" -> 1. Empty for units we do not
-/// know, so a value is never silently misread.
+/// counts, per second): "Mbyte" -> 1e6, "usecond" -> 1e-6, "sector" -> 1, "" -> 1,
+/// "cycle/nsecond" -> 1e9, "MHz" -> 1e6. Empty for units we do not know, so a value is never
+/// silently misread.
 [[nodiscard]] std::optional<double> ncu_unit_scale(std::string_view unit);
 
 } // namespace perfgate::detail

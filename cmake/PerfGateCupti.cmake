@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: Apache-2.0
+# CUPTI detection for perfgate's NVIDIA collectors (perfgate/collectors/cupti): the CUPTI
+# injection library, `perfgate metrics` and the per-chip metric table. Independent of nvcc:
+# CUPTI's host API and the injection library are plain C++ against the toolkit's headers.
+#
+#   PERFGATE_WITH_CUPTI  AUTO (default): build them when the CUDA toolkit has CUPTI;
+#                        ON: required (configure fails without it); OFF: never.
+# Result: PERFGATE_CUPTI_ENABLED (ON/OFF); when ON, the imported target CUDA::cupti and
+# PERFGATE_CUPTI_LIBRARY_DIR (where libcupti lives: the run-time search path of what links it).
+include_guard(DIRECTORY)
+
+set(PERFGATE_WITH_CUPTI "AUTO" CACHE STRING
+    "Build the CUPTI injection collector and perfgate metrics: AUTO, ON (required) or OFF")
+set_property(CACHE PERFGATE_WITH_CUPTI PROPERTY STRINGS AUTO ON OFF)
+
+set(PERFGATE_CUPTI_ENABLED OFF)
+string(TOUPPER "${PERFGATE_WITH_CUPTI}" _pg_cupti_mode)
+if(NOT _pg_cupti_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
+  message(FATAL_ERROR
+    "perfgate: PERFGATE_WITH_CUPTI must be AUTO, ON or OFF, not '${PERFGATE_WITH_CUPTI}'")
+endif()
+if(NOT _pg_cupti_mode STREQUAL "AUTO" AND NOT PERFGATE_WITH_CUPTI)
+  message(STATUS "perfgate: CUPTI collector disabled (PERFGATE_WITH_CUPTI=${PERFGATE_WITH_CUPTI})")
+  return()
+endif()
+
+# FindCUDAToolkit looks at CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH and /usr/local/cuda.
+find_package(CUDAToolkit QUIET)
+if(NOT TARGET CUDA::cupti OR NOT EXISTS "${CUDAToolkit_INCLUDE_DIRS}/cupti_profiler_host.h")
+  set(_pg_cupti_why "no CUDA toolkit with CUPTI 12.6 or later (cupti_profiler_host.h) was found")
+  if(_pg_cupti_mode STREQUAL "AUTO")
+    message(STATUS "perfgate: CUPTI collector disabled: ${_pg_cupti_why} (set CUDAToolkit_ROOT)")
+    return()
+  endif()
+  message(FATAL_ERROR "perfgate: PERFGATE_WITH_CUPTI=ON but ${_pg_cupti_why}. Set "
+                      "CUDAToolkit_ROOT to the toolkit, or PERFGATE_WITH_CUPTI=AUTO/OFF.")
+endif()
+
+get_target_property(_pg_cupti_location CUDA::cupti IMPORTED_LOCATION)
+get_filename_component(PERFGATE_CUPTI_LIBRARY_DIR "${_pg_cupti_location}" DIRECTORY)
+get_filename_component(PERFGATE_CUPTI_LIBRARY_DIR "${PERFGATE_CUPTI_LIBRARY_DIR}" REALPATH)
+set(PERFGATE_CUPTI_ENABLED ON)
+message(STATUS "perfgate: CUPTI collector enabled: ${_pg_cupti_location} "
+               "(CUDA ${CUDAToolkit_VERSION})")

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+// `perfgate run --collector cupti`: the program runs twice with libperfgate_cupti.so injected
+// by the CUDA driver (CUDA_INJECTION64_PATH), once for kernel times and once for counters, and
+// the two `perfgate-cupti/1` files become one profile.
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+
+#include "collectors/collectors.hpp"
+#include "importers/counter_mapping.hpp"
+#include "src/json_fields.hpp"
+#include "src/subprocess.hpp"
+
+#ifdef PERFGATE_HAVE_CUPTI
+#include "collectors/cupti/chip_metrics.hpp"
+#include "collectors/cupti/cupti_host.hpp"
+#endif
+
+#include <filesystem>
+#include <iostream>
+
+#include <unistd.h>
+
+namespace perfgate::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* sm_clock_metric_name = "sm__cycles_elapsed.avg.per_second";
+
+std::vector<std::string> strings(const json_fields& f, std::string_view key) {
+  return f.has(key) ? f.strings(key) : std::vector<std::string>{};
+}
+
+} // namespace
+
+cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
+  const auto root_json = json_fields::parse(text, file);
+  const json_fields root(root_json, file, "");
+  if (root.string("schema") != "perfgate-cupti/1") {
+    root.fail("schema", "expected \"perfgate-cupti/1\", found \"" + root.string("schema") + "\"");
+  }
+  cupti_run run;
+  run.file = file;
+  run.mode = root.string("mode");
+  if (run.mode != "timing" && run.mode != "counters") {
+    root.fail("mode", "expected \"timing\" or \"counters\", found \"" + run.mode + "\"");
+  }
+  run.status = root.string("status");
+  if (run.status != "ok" && run.status != "skipped" && run.status != "failed") {
+    root.fail("status", "expected \"ok\", \"skipped\" or \"failed\", found \"" + run.status + "\"");
+  }
+  run.reason = root.string_or("reason", "");
+  if (root.has("device")) {
+    const auto device = root.object("device");
+    run.device_name = device.string_or("name", "");
+    run.chip = device.string_or("chip", "");
+  }
+  run.metrics = strings(root, "metrics");
+  run.passes = root.has("passes") ? root.count("passes") : 0;
+  run.ranges_dropped = root.has("ranges_dropped") ? root.count("ranges_dropped") : 0;
+  run.warnings = strings(root, "warnings");
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto k = root.element(kernels[i], i, "kernels");
+    cupti_kernel_run kr;
+    kr.name = k.string("name");
+    kr.launches = k.count("launches");
+    if (k.has("durations_ns")) {
+      const auto& durations = k.array("durations_ns");
+      for (std::size_t d = 0; d < durations.size(); ++d) {
+        if (!durations[d].is_number() || durations[d].get<double>() < 0) {
+          k.fail("durations_ns[" + std::to_string(d) + "]", "expected a number >= 0");
+        }
+        kr.durations_ns.push_back(durations[d].get<double>());
+      }
+    }
+    if (k.has("grid") && k.has("block")) {
+      kr.launch = launch_config{k.dim3("grid"), k.dim3("block")};
+    }
+    kr.profiled_launches = k.has("profiled_launches") ? k.count("profiled_launches") : 0;
+    if (k.has("metrics")) {
+      const auto metrics = k.object("metrics");
+      for (const auto& [name, value] : metrics.raw().items()) {
+        kr.metrics[name] = metrics.non_negative(name);
+      }
+    }
+    if (k.has("sm_clock_mhz")) {
+      kr.nvml_clock_mhz = k.object("sm_clock_mhz").positive("mean");
+    }
+    kr.clock_limits = strings(k, "clock_limits");
+    run.kernels.push_back(std::move(kr));
+  }
+  return run;
+}
+
+profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters) {
+  profile p;
+  p.format = "cupti";
+  p.device_name = !timing.device_name.empty() ? timing.device_name : counters.device_name;
+  p.warp_size = 32;
+  p.native_counter_names = native_names(ncu_counter_sources());
+  auto find = [](const cupti_run& run, const std::string& name) -> const cupti_kernel_run* {
+    for (const auto& k : run.kernels) {
+      if (k.name == name) {
+        return &k;
+      }
+    }
+    return nullptr;
+  };
+  auto add = [&](const cupti_kernel_run* t, const cupti_kernel_run* c) {
+    kernel_profile k;
+    k.name = t != nullptr ? t->name : c->name;
+    k.invocations = t != nullptr ? t->launches : c->launches;
+    if (t != nullptr && !t->durations_ns.empty()) {
+      std::vector<double> seconds;
+      for (double ns : t->durations_ns) {
+        seconds.push_back(ns * 1e-9);
+      }
+      k.duration = duration_stats::from_samples(seconds);
+      k.time_s = k.duration->total_s;
+      k.invocations = k.duration->samples;
+    }
+    k.launch = t != nullptr && t->launch ? t->launch : (c != nullptr ? c->launch : std::nullopt);
+    if (c != nullptr && c->profiled_launches > 0) {
+      std::map<std::string, double, std::less<>> totals(c->metrics.begin(), c->metrics.end());
+      k.counters = resolve_counters(ncu_counter_sources(), totals);
+      // The counters must describe the launches that were timed: per-launch counts are the
+      // same from run to run, so a different number of profiled launches is scaled.
+      const double scale =
+          static_cast<double>(k.invocations) / static_cast<double>(c->profiled_launches);
+      for (auto& [name, value] : k.counters) {
+        value *= scale;
+      }
+      if (const auto clock = c->metrics.find(sm_clock_metric_name); clock != c->metrics.end()) {
+        k.sm_clock_mhz = clock->second / 1e6;
+      }
+    }
+    // NVML sampled in the timed run beats the clock under replay.
+    if (t != nullptr && t->nvml_clock_mhz) {
+      k.sm_clock_mhz = t->nvml_clock_mhz;
+      k.clock_limits = t->clock_limits;
+    }
+    p.kernels.push_back(std::move(k));
+  };
+  for (const auto& t : timing.kernels) {
+    if (t.launches > 0 || !t.durations_ns.empty()) {
+      add(&t, find(counters, t.name));
+    }
+  }
+  for (const auto& c : counters.kernels) {
+    if (find(timing, c.name) == nullptr && c.launches > 0) {
+      add(nullptr, &c);
+    }
+  }
+  return p;
+}
+
+std::vector<std::pair<std::string, std::string>>
+cupti_run_environment(const std::string& mode, const std::string& library,
+                      const std::string& output, const std::vector<std::string>& metrics) {
+  std::string joined;
+  for (const auto& m : metrics) {
+    joined += (joined.empty() ? "" : ",") + m;
+  }
+  std::vector<std::pair<std::string, std::string>> env = {{"CUDA_INJECTION64_PATH", library},
+                                                          {"PERFGATE_CUPTI_MODE", mode},
+                                                          {"PERFGATE_CUPTI_OUTPUT", output}};
+  if (mode == "counters") {
+    env.emplace_back("PERFGATE_CUPTI_METRICS", joined);
+  }
+  return env;
+}
+
+#ifdef PERFGATE_HAVE_CUPTI
+namespace {
+
+std::string injection_library() {
+  if (const char* env = std::getenv("PERFGATE_CUPTI_INJECTION"); env != nullptr && *env != 0) {
+    return env;
+  }
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path() / PERFGATE_CUPTI_INJECTION_RELATIVE;
+    if (fs::exists(installed)) {
+      return fs::weakly_canonical(installed).string();
+    }
+  }
+  if (fs::exists(PERFGATE_CUPTI_INJECTION_BUILT)) {
+    return PERFGATE_CUPTI_INJECTION_BUILT;
+  }
+  throw skip_error(std::string("the CUPTI injection library is missing: neither ") +
+                   PERFGATE_CUPTI_INJECTION_RELATIVE + " beside the perfgate command nor " +
+                   PERFGATE_CUPTI_INJECTION_BUILT + " exists (set PERFGATE_CUPTI_INJECTION)");
+}
+
+cupti_run run_injected(const collect_request& request, const std::string& mode,
+                       const std::string& library, const std::vector<std::string>& metrics,
+                       const std::string& what) {
+  const fs::path output = fs::temp_directory_path() /
+                          ("perfgate-cupti-" + mode + "-" + std::to_string(::getpid()) + ".json");
+  fs::remove(output);
+  process_options o;
+  o.timeout_s = request.timeout_s;
+  o.environment = cupti_run_environment(mode, library, output.string(), metrics);
+  const auto result = run_process(request.program, o);
+  const std::string program = request.program.front();
+  if (result.not_found) {
+    throw target_error("cannot start " + program + ": not found or not executable");
+  }
+  if (result.timed_out || result.signal != 0 || result.exit_code != 0) {
+    fs::remove(output);
+    throw target_error(program + " " + result.describe() + " in the " + what +
+                       (mode == "counters" ? " (kernel replay serialises launches and replays "
+                                             "each kernel once per pass; a longer TIMEOUT or a "
+                                             "smaller problem may be needed)"
+                                           : ""));
+  }
+  if (!fs::exists(output)) {
+    throw target_error(program + " exited without the injection library's results from the " +
+                       what +
+                       ": it never initialised CUDA, or it ended through _exit()/abort "
+                       "before the library's exit handler ran");
+  }
+  auto run = cupti_run_from_json(read_text_file(output), output.string());
+  fs::remove(output);
+  for (const auto& w : run.warnings) {
+    std::cerr << "perfgate: warning (" << what << "): " << w << "\n";
+  }
+  if (run.status == "skipped") {
+    throw skip_error(run.reason);
+  }
+  if (run.status == "failed") {
+    throw target_error("profiling " + program + " failed in the " + what + ": " + run.reason);
+  }
+  if (run.ranges_dropped > 0) {
+    std::cerr << "perfgate: warning: " << run.ranges_dropped
+              << " kernel ranges were dropped by the Range Profiler\n";
+  }
+  return run;
+}
+
+} // namespace
+#endif
+
+std::vector<std::string> ncu_metrics_for_local_gpu() {
+#ifdef PERFGATE_HAVE_CUPTI
+  // Only after the device check: naming the chip is a target-side CUPTI call.
+  if (!nvidia_gpu_unavailable()) {
+    try {
+      return plan_chip_metrics(cupti::chip_of_device(0)).metrics;
+    } catch (const std::exception& e) {
+      std::cerr << "perfgate: warning: no per-chip metric plan (" << e.what()
+                << "); asking ncu for the default names\n";
+    }
+  }
+#endif
+  return ncu_default_metrics();
+}
+
+profile collect_cupti(const collect_request& request) {
+  if (auto why = nvidia_gpu_unavailable()) {
+    throw skip_error(*why);
+  }
+#ifndef PERFGATE_HAVE_CUPTI
+  throw skip_error("this perfgate was built without CUPTI (no CUDA toolkit with CUPTI was found "
+                   "at configure time): use COLLECTOR ncu, or rebuild with the toolkit");
+#else
+  const std::string library = injection_library();
+  std::string chip;
+  try {
+    chip = cupti::chip_of_device(0);
+  } catch (const cupti::cupti_failure& e) {
+    throw skip_error(std::string("cannot identify the GPU's chip: ") + e.what());
+  }
+  chip_metric_plan plan;
+  try {
+    plan = plan_chip_metrics(chip);
+  } catch (const usage_error& e) {
+    throw skip_error(std::string("unsupported chip: ") + e.what());
+  }
+  for (const auto& missing : plan.missing_model_inputs()) {
+    std::cerr << "perfgate: warning: chip " << chip << " has no metric for " << missing << "\n";
+  }
+  std::cerr << "perfgate: cupti: timing run of " << request.program.front() << "\n";
+  const auto timing = run_injected(request, "timing", library, {}, "timing run");
+  std::cerr << "perfgate: cupti: counter run on " << chip << " (" << plan.metrics.size()
+            << " metrics, kernel replay with " << plan.passes << " pass"
+            << (plan.passes == 1 ? "" : "es") << " per kernel)\n";
+  const auto counters = run_injected(request, "counters", library, plan.metrics, "counter run");
+  auto p = profile_from_cupti_runs(timing, counters);
+  p.source_file = request.program.front();
+  return p;
+#endif
+}
+
+} // namespace perfgate::detail
