@@ -65,8 +65,10 @@ device_peaks read_peaks(const detail::json_fields& f,
 
 // The SM clock the peaks hold at. Every form present is validated, so a bad value never hides
 // behind one that takes precedence: an explicit `sm_clock_mhz`, else the datasheet's
-// `boost_clock_mhz` (the clock its peaks were multiplied out at), else the mean of the clocks
-// `perfgate calibrate` sampled around its benchmarks (either may be null when not readable).
+// `boost_clock_mhz` (the clock its peaks were multiplied out at), else the clock `perfgate
+// calibrate` sampled right after its benchmarks (`mhz_after`, still under load). `mhz_before`
+// is sampled before the first benchmark, when the GPU may idle at a fraction of its clock, so
+// it only stands in when `mhz_after` could not be read.
 std::optional<double> read_sm_clock(const detail::json_fields& root) {
   std::optional<double> explicit_mhz, boost_mhz, calibrated_mhz;
   if (root.has("sm_clock_mhz")) {
@@ -77,16 +79,10 @@ std::optional<double> read_sm_clock(const detail::json_fields& root) {
   }
   if (root.has("clocks")) {
     const auto clocks = root.object("clocks");
-    double sum = 0;
-    int n = 0;
     for (const std::string_view key : {"mhz_before", "mhz_after"}) {
       if (clocks.has(key)) {
-        sum += clocks.positive(key);
-        ++n;
+        calibrated_mhz = clocks.positive(key); // the later key wins
       }
-    }
-    if (n > 0) {
-      calibrated_mhz = sum / n;
     }
   }
   return explicit_mhz ? explicit_mhz : boost_mhz ? boost_mhz : calibrated_mhz;

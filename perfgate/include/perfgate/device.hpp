@@ -38,7 +38,7 @@ struct device {
   std::optional<device_peaks> one_core_peaks;
   std::uint64_t compute_units = 0;                        ///< SMs, CUs or CPU cores; 0 when unknown
   /// The SM clock the compute peaks hold at (MHz): measured while `perfgate calibrate` ran
-  /// (`clocks.mhz_before/mhz_after`), or the datasheet clock the peaks were computed at
+  /// (`clocks.mhz_after`, else `mhz_before`), or the datasheet clock the peaks were computed at
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
   std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
