@@ -8,6 +8,7 @@
 #include "collectors/collectors.hpp"
 #include "importers/counter_mapping.hpp"
 #include "src/json_fields.hpp"
+#include "src/strings.hpp"
 #include "src/subprocess.hpp"
 
 #ifdef PERFGATE_HAVE_CUPTI
@@ -159,15 +160,11 @@ profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counte
 std::vector<std::pair<std::string, std::string>>
 cupti_run_environment(const std::string& mode, const std::string& library,
                       const std::string& output, const std::vector<std::string>& metrics) {
-  std::string joined;
-  for (const auto& m : metrics) {
-    joined += (joined.empty() ? "" : ",") + m;
-  }
   std::vector<std::pair<std::string, std::string>> env = {{"CUDA_INJECTION64_PATH", library},
                                                           {"PERFGATE_CUPTI_MODE", mode},
                                                           {"PERFGATE_CUPTI_OUTPUT", output}};
   if (mode == "counters") {
-    env.emplace_back("PERFGATE_CUPTI_METRICS", joined);
+    env.emplace_back("PERFGATE_CUPTI_METRICS", join(metrics, ","));
   }
   return env;
 }

@@ -5,6 +5,7 @@
 #include "collectors/collectors.hpp"
 #include "importers/counter_mapping.hpp"
 #include "importers/ncu_importer.hpp"
+#include "src/strings.hpp"
 #include "src/subprocess.hpp"
 
 #include <algorithm>
@@ -90,12 +91,9 @@ std::vector<std::string> ncu_default_metrics() {
 std::vector<std::string> ncu_command_line(const collect_request& request,
                                           const std::vector<std::string>& metrics,
                                           const std::string& log_file) {
-  std::string joined;
-  for (const auto& m : metrics) {
-    joined += (joined.empty() ? "" : ",") + m;
-  }
-  std::vector<std::string> argv = {"ncu",  "--csv",     "--page", "raw",        "--print-units",
-                                   "base", "--metrics", joined,   "--log-file", log_file};
+  std::vector<std::string> argv = {"ncu",           "--csv", "--page",    "raw",
+                                   "--print-units", "base",  "--metrics", join(metrics, ","),
+                                   "--log-file",    log_file};
   if (!request.kernel_regex.empty()) {
     // ncu matches --kernel-name against the function name alone by default (no return type,
     // parameters or template arguments); --kernel-name-base demangled makes it match the full

@@ -4,6 +4,7 @@
 #include <perfgate/version.hpp>
 
 #include "json_fields.hpp"
+#include "strings.hpp"
 #include "writers/number_format.hpp"
 
 #include <nlohmann/json.hpp>
@@ -64,11 +65,7 @@ std::vector<std::string> clock_notes(const kernel_report& k, const prediction& p
     }
   }
   if (k.measured && !k.measured->clock_limits.empty()) {
-    std::string reasons;
-    for (const auto& why : k.measured->clock_limits) {
-      reasons += (reasons.empty() ? "" : ", ") + why;
-    }
-    notes.push_back("clocks held down by: " + reasons);
+    notes.push_back("clocks held down by: " + detail::join(k.measured->clock_limits, ", "));
   }
   return notes;
 }

@@ -6,6 +6,7 @@
 
 #include "collectors/cupti/cupti_host.hpp"
 #include "importers/counter_mapping.hpp"
+#include "src/strings.hpp"
 #include "src/writers/number_format.hpp"
 #include "src/writers/table.hpp"
 
@@ -23,21 +24,13 @@ std::string role_of(std::string_view canonical) {
   return std::find(inputs.begin(), inputs.end(), canonical) != inputs.end() ? "model" : "hierarchy";
 }
 
-std::string joined(const std::vector<std::string>& names, std::string_view separator) {
-  std::string out;
-  for (const auto& n : names) {
-    out += (out.empty() ? "" : std::string(separator)) + n;
-  }
-  return out;
-}
-
 std::unique_ptr<cupti::host_object> open_host(const std::string& chip) {
   try {
     return std::make_unique<cupti::host_object>(chip);
   } catch (const cupti::cupti_failure& e) {
     if (e.code() == cupti::result_invalid_chip_name) {
       throw usage_error("unknown chip '" + chip + "': CUPTI's Range Profiler knows " +
-                        joined(cupti_chips(), ", ") + " (names are exact and case-sensitive)");
+                        join(cupti_chips(), ", ") + " (names are exact and case-sensitive)");
     }
     if (e.code() == cupti::result_not_supported) {
       throw skip_error("CUPTI lists chip " + chip +
@@ -111,7 +104,7 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
     plan.passes = cupti::passes(image);
   } catch (const cupti::cupti_failure& e) {
     throw error(exit_status::input_error, "chip " + chip + ": the metric set " +
-                                              joined(plan.metrics, ", ") +
+                                              join(plan.metrics, ", ") +
                                               " cannot be scheduled: " + e.what());
   }
   return plan;
@@ -152,7 +145,7 @@ std::string chip_metric_plan_to_text(const chip_metric_plan& plan) {
   table t{{"input", "role", "metric", "scale"}, {false, false, false, true}, {}};
   std::vector<std::string> notes;
   for (const auto& in : plan.inputs) {
-    std::string metric = in.metrics.empty() ? "(none on this chip)" : joined(in.metrics, " + ");
+    std::string metric = in.metrics.empty() ? "(none on this chip)" : join(in.metrics, " + ");
     if (!in.approximation.empty()) {
       metric += " *";
       notes.push_back("* " + in.input + ": " + in.approximation);
@@ -164,7 +157,7 @@ std::string chip_metric_plan_to_text(const chip_metric_plan& plan) {
     out += n + "\n";
   }
   if (const auto missing = plan.missing_model_inputs(); !missing.empty()) {
-    out += "missing model inputs: " + joined(missing, ", ") + "\n";
+    out += "missing model inputs: " + join(missing, ", ") + "\n";
   }
   return out;
 }
