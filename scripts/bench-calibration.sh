@@ -1,46 +1,57 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Checks `perfgate calibrate --backend cpu` against hand-written references measured in the
-# same minute on the same machine (scripts/bench/cpu_reference.c): the all-core STREAM triad
-# bandwidth and the AVX-512 FP64 FMA peak must agree within 10% of the median of three reference
-# runs (one before, two after, since this VM's bandwidth drifts). Prints both and the ratio;
-# exits 1 when either differs by more. Run after scripts/build.sh.
+# Checks the roofs `perfgate calibrate --backend cpu` gives the gate against hand-written
+# references measured in the same minutes on the same machine (scripts/bench/cpu_reference.c):
+# the one-core and all-core memory roofs (peaks_one_core / peaks `dram_roof_gbs`) against the
+# best of the reference's read, triad and non-temporal triad, and the all-core FP64 peak against
+# its FMA loop. The reference runs once before and twice after the calibration (this VM's
+# bandwidth drifts) and its median is compared. A roof below 95% of the reference would let real
+# kernels beat it: exit 1. Prints both, the ratio and the calibration's wall time. Works on any
+# x86-64 (AVX-512, AVX2+FMA or SSE2, chosen by -march=native). Run after scripts/build.sh.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PERFGATE_BUILD_DIR:-$root/build}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-grep -qw avx512f /proc/cpuinfo || { echo "this CPU has no AVX-512: the FMA reference needs it" >&2; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "the reference is x86-64 code; this is $(uname -m)" >&2; exit 77; }
 llc=0
 for f in /sys/devices/system/cpu/cpu0/cache/index*/size; do
   s=$(cat "$f"); v=${s%[KMG]}; case "$s" in *K) v=$((v << 10));; *M) v=$((v << 20));; esac
   [ "$v" -gt "$llc" ] && llc=$v
 done
-echo "==> reference: gcc -O3 -march=native -fopenmp scripts/bench/cpu_reference.c (LLC $((llc >> 20)) MiB)"
+cpus=$(nproc)
+echo "==> reference: gcc -O3 -march=native -fopenmp scripts/bench/cpu_reference.c (LLC $((llc >> 20)) MiB, $cpus CPUs)"
 gcc -O3 -march=native -fopenmp "$root/scripts/bench/cpu_reference.c" -o "$work/cpu_reference"
-OMP_PROC_BIND=true OMP_PLACES=cores "$work/cpu_reference" "$llc" | tee "$work/reference1.json"
+reference() { # $1: run number
+  OMP_NUM_THREADS=1 OMP_PROC_BIND=true OMP_PLACES=cores "$work/cpu_reference" "$llc" | tee "$work/one$1.json"
+  OMP_NUM_THREADS=$cpus OMP_PROC_BIND=true OMP_PLACES=cores "$work/cpu_reference" "$llc" | tee "$work/all$1.json"
+}
+reference 1
 echo "==> perfgate calibrate --backend cpu"
+start=$(date +%s.%N)
 "$build/bin/perfgate" calibrate --backend cpu -o "$work/device.json"
-echo "==> reference twice more (the same minute; the median of the three is compared)"
-for i in 2 3; do
-  OMP_PROC_BIND=true OMP_PLACES=cores "$work/cpu_reference" "$llc" | tee "$work/reference$i.json"
-done
+end=$(date +%s.%N)
+echo "==> reference twice more (the median of the three is compared)"
+reference 2
+reference 3
 
-python3 - "$work" <<'PY'
+python3 - "$work" "$start" "$end" <<'PY'
 import json, sys
-work = sys.argv[1]
-refs = [json.load(open(f"{work}/reference{i}.json")) for i in (1, 2, 3)]
+work, start, end = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+load = lambda scope: [json.load(open(f"{work}/{scope}{i}.json")) for i in (1, 2, 3)]
+one, allc = load("one"), load("all")
 median = lambda xs: sorted(xs)[len(xs) // 2]
 dev = json.load(open(f"{work}/device.json"))
-best = {(m["key"], m["scope"]): m["best"] for m in dev["measurements"]}
-rows = [("STREAM triad (GB/s, all cores)", best[("dram_triad_gbs", "all")], median([r["triad_gbs"] for r in refs])),
-        ("FP64 FMA (GFLOPS, all cores)", best[("fp64_gflops", "all")], median([r["fp64_fma_gflops"] for r in refs]))]
+rows = [("memory roof, one core (GB/s)", dev["peaks_one_core"]["dram_roof_gbs"], median([r["memory_roof_gbs"] for r in one])),
+        ("memory roof, all cores (GB/s)", dev["peaks"]["dram_roof_gbs"], median([r["memory_roof_gbs"] for r in allc])),
+        ("FP64 FMA, all cores (GFLOPS)", dev["peaks"]["fp64_gflops"], median([r["fp64_fma_gflops"] for r in allc]))]
 ok = True
-print(f"{'':34} {'perfgate':>10} {'reference':>10} {'ratio':>7}")
+print(f"reference ISA {allc[0]['isa']}; calibration took {end - start:.1f} s")
+print(f"{'':32} {'perfgate':>10} {'reference':>10} {'ratio':>7}")
 for name, ours, ref in rows:
     ratio = ours / ref
-    ok &= abs(ratio - 1) <= 0.10
-    print(f"{name:34} {ours:10.2f} {ref:10.2f} {ratio:7.3f}{'' if abs(ratio - 1) <= 0.10 else '  OUTSIDE 10%'}")
+    ok &= ratio >= 0.95
+    print(f"{name:32} {ours:10.2f} {ref:10.2f} {ratio:7.3f}{'' if ratio >= 0.95 else '  BELOW 95%: kernels can beat this roof'}")
 sys.exit(0 if ok else 1)
 PY

@@ -34,4 +34,13 @@ void stream_write(double* a, std::size_t n, double value);
 void stream_copy(double* c, const double* a, std::size_t n);
 void stream_triad(double* a, const double* b, const double* c, double scalar, std::size_t n);
 
+/// Whether this build has non-temporal (streaming) store kernels: x86-64 (SSE2 is baseline).
+[[nodiscard]] bool have_nontemporal_stores();
+// The same write, copy and triad with non-temporal stores, which bypass the caches and skip the
+// write-allocate read: the fastest way a kernel can write DRAM, so the memory roof includes
+// them. Only where have_nontemporal_stores(); [begin, end) must be 16-byte aligned.
+void stream_write_nt(double* a, std::size_t n, double value);
+void stream_copy_nt(double* c, const double* a, std::size_t n);
+void stream_triad_nt(double* a, const double* b, const double* c, double scalar, std::size_t n);
+
 } // namespace perfgate::microbench

@@ -156,8 +156,25 @@ std::vector<microbench_result> dram_benchmarks(const std::string& scope,
        },
        "a = b + s c (STREAM triad): bytes read + bytes written"},
   };
+  const kernel nontemporal[] = {
+      {"dram_write_nt_gbs", 1,
+       [&](std::size_t b0, std::size_t e) { stream_write_nt(c.get() + b0, e - b0, 3.0); },
+       "fill an array with non-temporal stores: bytes written"},
+      {"dram_copy_nt_gbs", 2,
+       [&](std::size_t b0, std::size_t e) { stream_copy_nt(c.get() + b0, a.get() + b0, e - b0); },
+       "c = a with non-temporal stores: bytes read + bytes written"},
+      {"dram_triad_nt_gbs", 3,
+       [&](std::size_t b0, std::size_t e) {
+         stream_triad_nt(a.get() + b0, b.get() + b0, c.get() + b0, 3.0, e - b0);
+       },
+       "a = b + s c with non-temporal stores: bytes read + bytes written"},
+  };
+  std::vector<kernel> all(std::begin(kernels), std::end(kernels));
+  if (have_nontemporal_stores()) {
+    all.insert(all.end(), std::begin(nontemporal), std::end(nontemporal));
+  }
   std::vector<microbench_result> out;
-  for (const auto& k : kernels) {
+  for (const auto& k : all) {
     std::vector<double> rates;
     for (std::uint64_t rep = 0; rep <= p.repetitions; ++rep) {
       const double t = run_pinned(cpus, [&](std::size_t th) {
@@ -205,7 +222,7 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
 
   const std::vector<std::pair<std::string, std::vector<int>>> scopes = {
       {"one", {facts.cpus.front()}}, {"all", facts.cpus}};
-  const std::size_t steps = scopes.size() * 9;
+  const std::size_t steps = scopes.size() * (have_nontemporal_stores() ? 12 : 9);
   std::size_t step = 0;
   auto report = [&](const microbench_result& r) {
     run.results.push_back(r);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// perfgate predict --profile FILE [--kernel REGEX] --device ID|FILE... [--format F] [-o FILE]
+// perfgate predict --profile FILE [--kernel REGEX] --device ID|FILE... [--at-measured-clock]
+//                  [--format F] [-o FILE]
 #include <perfgate/device.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
@@ -17,6 +18,7 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
     std::vector<std::string> devices;
     std::string format = "text";
     std::string output;
+    bool at_measured_clock = false;
   };
   auto opt = std::make_shared<options>();
   auto* cmd = app.add_subcommand(
@@ -32,8 +34,11 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
                   "Device to predict for: a built-in id (`perfgate devices`) or a "
                   "perfgate-device/1 file; repeat for several")
       ->required();
-  cmd->add_option("--format", opt->format, "Output format: text, json (perfgate-report/1) or md")
+  cmd->add_option("--format", opt->format, "Output format: text, json (perfgate-report/2) or md")
       ->capture_default_str();
+  cmd->add_flag("--at-measured-clock", opt->at_measured_clock,
+                "The profile was taken on the first --device: hold each kernel there to compute "
+                "peaks scaled to the SM clock it ran at (Nsight Compute locks it at base clock)");
   cmd->add_option("-o,--output", opt->output, "Write to this file (atomically) instead of stdout");
   return [opt, argv]() {
     const report_format format = parse_report_format(opt->format);
@@ -42,7 +47,7 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
       devices.push_back(resolve_device(d));
     }
     const profile p = import_profile(opt->profile_file);
-    report r = predict_report(p, devices, opt->kernel_regex);
+    report r = predict_report(p, devices, opt->kernel_regex, opt->at_measured_clock);
     r.meta = make_report_meta("predict", argv);
     emit(render_report(r, format), opt->output);
     return 0;

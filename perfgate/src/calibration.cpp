@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace perfgate {
@@ -23,7 +24,9 @@ std::optional<double> optional_number(const detail::json_fields& f, std::string_
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
-// The six required peaks of one scope; dram_gbs is B_mem, the mean of read, write and copy.
+// The six required peaks of one scope; dram_gbs is B_mem, the mean of read, write and copy (the
+// thesis's choice for a prediction), and dram_roof_gbs the best of every DRAM access pattern
+// measured (the memory roof: what the fastest pattern showed the memory can sustain).
 std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view scope,
                                      std::string* missing) {
   constexpr std::array<std::string_view, 8> keys = {
@@ -46,8 +49,13 @@ std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view
   if (std::find(best.begin(), best.end(), 0.0) != best.end()) {
     return std::nullopt;
   }
-  return device_peaks{best[0], best[1], best[2],
-                      best[3], best[4], (best[5] + best[6] + best[7]) / 3.0};
+  device_peaks p{best[0], best[1], best[2], best[3], best[4], (best[5] + best[6] + best[7]) / 3.0};
+  for (const auto& r : run.results) {
+    if (r.scope == scope && r.key.starts_with("dram_") && r.key.ends_with("_gbs")) {
+      p.dram_roof_gbs = std::max(p.dram_roof_gbs, r.best);
+    }
+  }
+  return p;
 }
 } // namespace
 
@@ -131,6 +139,7 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
   d.peaks = *all;
   d.one_core_peaks = peaks_of(run, "one", nullptr);
   d.compute_units = run.dev.compute_units;
+  d.co_issue = architecture_co_issues(d.kind, d.vendor, d.kind == "cpu" ? "" : run.dev.arch);
   for (const auto& r : run.results) {
     const bool required = r.key == "fp32_gflops" || r.key == "fp64_gflops" ||
                           r.key == "int_mad_gops" || r.key == "int_add_gops" ||
@@ -142,7 +151,8 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
   d.provenance_how = std::string(run.quick ? "QUICK SMOKE RUN, NOT A MEASUREMENT: " : "") +
                      "perfgate calibrate --backend " + run.backend +
                      ": micro-benchmarks on this machine, the best of each benchmark's timed "
-                     "repetitions after a warm-up; dram_gbs = mean of read, write and copy";
+                     "repetitions after a warm-up; dram_gbs = mean of read, write and copy (the "
+                     "model's B_mem); dram_roof_gbs = the best DRAM access pattern (the roof)";
   d.origin = "calibration";
   return d;
 }

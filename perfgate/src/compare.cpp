@@ -52,21 +52,32 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
   }
   for (const auto& hp : h.predictions) {
     for (const auto& bp : b.predictions) {
-      if (bp.device != hp.device || bp.bound == hp.bound) {
+      if (bp.device != hp.device || gated_bound(bp) == gated_bound(hp)) {
         continue;
       }
-      class_change c{hp.device, bp.bound, hp.bound,
-                     std::fabs(h.params.O_krn / hp.O_dev - 1.0) <= policy.ridge_margin};
+      class_change c{hp.device, gated_bound(bp), gated_bound(hp),
+                     std::fabs(h.params.O_krn / gated_ridge(hp) - 1.0) <= policy.ridge_margin};
       const std::string what =
-          "class changed on " + hp.device + ": " + std::string(to_string(bp.bound)) + "-bound -> " +
-          std::string(to_string(hp.bound)) + "-bound (O_krn " + fixed(b.params.O_krn, 3) + " -> " +
-          fixed(h.params.O_krn, 3) + ", O_dev " + fixed(hp.O_dev, 3) + " op/B)";
+          "class changed on " + hp.device + ": " + std::string(to_string(c.before)) + "-bound -> " +
+          std::string(to_string(c.after)) + "-bound (O_krn " + fixed(b.params.O_krn, 3) + " -> " +
+          fixed(h.params.O_krn, 3) + (hp.roof ? ", O_ridge " : ", O_dev ") +
+          fixed(gated_ridge(hp), 3) + " op/B)";
       (c.near_ridge ? out.warnings : out.failures)
           .push_back(what + (c.near_ridge ? "; on the ridge, so a warning" : ""));
       out.class_changes.push_back(c);
     }
   }
-  if (b.result.efficiency && h.result.efficiency && b.result.device == h.result.device) {
+  // Efficiencies against the roof (format 2) and against the model (format 1) do not compare.
+  const bool comparable = !b.predictions.empty() && !h.predictions.empty() &&
+                          b.predictions.front().roof.has_value() ==
+                              h.predictions.front().roof.has_value();
+  if (b.result.efficiency && h.result.efficiency && b.result.device == h.result.device &&
+      !comparable) {
+    out.warnings.push_back("efficiencies not compared: one report judges against the roof "
+                           "(format 2), the other against the model's predicted time (format 1)");
+  }
+  if (b.result.efficiency && h.result.efficiency && b.result.device == h.result.device &&
+      comparable) {
     out.base_efficiency = b.result.efficiency;
     out.head_efficiency = h.result.efficiency;
     out.device = h.result.device;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace perfgate {
 
@@ -38,8 +39,9 @@ std::string checked_choice(const detail::json_fields& f, std::string_view key,
   }
   return v;
 }
-constexpr std::array<std::string_view, 6> required_peaks = {
-    "fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst", "dram_gbs"};
+constexpr std::array<std::string_view, 7> known_peaks = {
+    "fp32_gflops", "fp64_gflops",  "int_mad_gops", "int_add_gops",
+    "ldst_ginst",  "dram_gbs",     "dram_roof_gbs"};
 
 // The six required peaks, each present, numeric and positive; other keys of `peaks` go to
 // `extra` (when given) and must be positive numbers too.
@@ -52,8 +54,14 @@ device_peaks read_peaks(const detail::json_fields& f,
   p.int_add_gops = f.positive("int_add_gops");
   p.ldst_ginst = f.positive("ldst_ginst");
   p.dram_gbs = f.positive("dram_gbs");
+  if (f.has("dram_roof_gbs")) {
+    p.dram_roof_gbs = f.positive("dram_roof_gbs");
+    if (p.dram_roof_gbs < p.dram_gbs) {
+      f.fail("dram_roof_gbs", "expected the highest sustained bandwidth, >= dram_gbs");
+    }
+  }
   for (const auto& [key, value] : f.raw().items()) {
-    if (std::find(required_peaks.begin(), required_peaks.end(), key) == required_peaks.end()) {
+    if (std::find(known_peaks.begin(), known_peaks.end(), key) == known_peaks.end()) {
       const double v = f.positive(key);
       if (extra != nullptr) {
         (*extra)[key] = v;
@@ -89,9 +97,31 @@ std::optional<double> read_sm_clock(const detail::json_fields& root) {
 }
 
 json peaks_json(const device_peaks& p) {
-  return {{"fp32_gflops", p.fp32_gflops},   {"fp64_gflops", p.fp64_gflops},
-          {"int_mad_gops", p.int_mad_gops}, {"int_add_gops", p.int_add_gops},
-          {"ldst_ginst", p.ldst_ginst},     {"dram_gbs", p.dram_gbs}};
+  json j = {{"fp32_gflops", p.fp32_gflops},   {"fp64_gflops", p.fp64_gflops},
+            {"int_mad_gops", p.int_mad_gops}, {"int_add_gops", p.int_add_gops},
+            {"ldst_ginst", p.ldst_ginst},     {"dram_gbs", p.dram_gbs}};
+  if (p.dram_roof_gbs > 0) {
+    j["dram_roof_gbs"] = p.dram_roof_gbs;
+  }
+  return j;
+}
+
+// Co-issue by architecture when the file does not say: the compute capability, else the
+// architecture a calibration ran on.
+bool default_co_issue(const detail::json_fields& root, const device& d) {
+  std::string arch;
+  std::string_view key = "compute_capability";
+  if (root.has("compute_capability")) {
+    arch = root.string("compute_capability");
+  } else if (root.has("provenance")) {
+    arch = root.object("provenance").string_or("arch", "");
+    key = "provenance.arch";
+  }
+  try {
+    return architecture_co_issues(d.kind, d.vendor, arch);
+  } catch (const usage_error& e) {
+    root.fail(key, e.what());
+  }
 }
 } // namespace
 
@@ -126,6 +156,14 @@ device device_from_json(std::string_view text, const std::string& file) {
     d.compute_units = root.count("compute_units");
   }
   d.sm_clock_mhz = read_sm_clock(root);
+  if (root.has("co_issue")) {
+    if (!root.raw().at("co_issue").is_boolean()) {
+      root.fail("co_issue", "expected true or false");
+    }
+    d.co_issue = root.raw().at("co_issue").get<bool>();
+  } else {
+    d.co_issue = default_co_issue(root, d);
+  }
   if (root.has("provenance")) {
     const auto prov = root.object("provenance");
     d.provenance_how = prov.string_or("how", "");
@@ -158,6 +196,7 @@ std::string device_to_json(const device& d) {
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;
   }
+  j["co_issue"] = d.co_issue;
   json prov = {{"how", d.provenance_how}};
   if (!d.provenance_date.empty()) {
     prov["date"] = d.provenance_date;
@@ -167,6 +206,53 @@ std::string device_to_json(const device& d) {
   }
   j["provenance"] = std::move(prov);
   return j.dump(2) + "\n";
+}
+
+// Out-of-order CPUs issue loads, stores and FMAs in the same cycle; GCN/CDNA CUs issue VALU,
+// SALU, LDS and memory instructions of different waves together; NVIDIA Volta and later
+// dispatch to separate FMA, INT, LSU and MUFU pipes. Fermi to Pascal are held to the thesis's
+// single pipeline, which its tables validate.
+bool architecture_co_issues(std::string_view kind, std::string_view vendor,
+                            std::string_view arch) {
+  if (kind == "cpu" || vendor == "amd") {
+    return true;
+  }
+  if (vendor != "nvidia" || arch.empty()) {
+    return false;
+  }
+  std::string digits(arch.starts_with("sm_") ? arch.substr(3) : arch);
+  double cc = 0;
+  try {
+    std::size_t used = 0;
+    cc = std::stod(digits, &used);
+    if (used == 0) {
+      throw std::invalid_argument(digits);
+    }
+  } catch (const std::exception&) {
+    throw usage_error("expected a compute capability such as \"9.0\" or \"sm_90\", found \"" +
+                      std::string(arch) + "\"");
+  }
+  if (arch.starts_with("sm_")) {
+    cc /= 10.0; // "sm_90" -> 9.0
+  }
+  return cc >= 7.0;
+}
+
+double memory_roof_gbs(const device& d, bool one_core) {
+  if (one_core && d.one_core_peaks) {
+    const device_peaks& p = *d.one_core_peaks;
+    return std::max(p.dram_gbs, p.dram_roof_gbs);
+  }
+  if (d.peaks.dram_roof_gbs > 0) {
+    return d.peaks.dram_roof_gbs;
+  }
+  double best = d.peaks.dram_gbs;
+  for (const auto& [key, value] : d.extra_peaks) {
+    if (key.starts_with("dram_") && key.ends_with("_gbs")) {
+      best = std::max(best, value);
+    }
+  }
+  return best;
 }
 
 device load_device_file(const std::filesystem::path& file) {

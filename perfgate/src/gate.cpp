@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace perfgate {
@@ -16,7 +17,9 @@ namespace perfgate {
 using nlohmann::json;
 
 namespace {
-constexpr std::string_view baseline_schema = "perfgate-baseline/1";
+// Version 2: efficiencies against the roof (version 1: against the model's predicted time).
+constexpr std::string_view baseline_schema = "perfgate-baseline/2";
+constexpr std::string_view baseline_schema_v1 = "perfgate-baseline/1";
 
 bound_class parse_bound(const detail::json_fields& f, std::string_view key) {
   const std::string v = f.string(key);
@@ -37,8 +40,14 @@ bool near_ridge(double o_krn, double o_dev, double margin) {
 }
 
 std::string describe_class(const kernel_params& k, const prediction& p) {
-  return std::string(to_string(p.bound)) + "-bound (O_krn " + detail::fixed(k.O_krn, 3) + " " +
-         (k.O_krn > p.O_dev ? ">" : "<=") + " O_dev " + detail::fixed(p.O_dev, 3) + " op/B)";
+  const double ridge = gated_ridge(p);
+  std::string s = std::string(to_string(gated_bound(p))) + "-bound (O_krn " +
+                  detail::fixed(k.O_krn, 3) + " " + (k.O_krn > ridge ? ">" : "<=") +
+                  (p.roof ? " O_ridge " : " O_dev ") + detail::fixed(ridge, 3) + " op/B";
+  if (p.roof) {
+    s += ", limited by " + p.roof->limiter;
+  }
+  return s + ")";
 }
 
 std::string mhz(double v) { return detail::fixed(v, 0) + " MHz"; }
@@ -89,8 +98,9 @@ baseline baseline_from_report(const report& r, std::string source) {
     bk.efficiency = k.result.efficiency;
     bk.local_device = r.devices.empty() ? "" : r.devices.front().id;
     bk.O_krn = k.params.O_krn;
+    bk.against_roof = r.schema_version >= 2;
     for (const auto& p : k.predictions) {
-      bk.bounds[p.device] = p.bound;
+      bk.bounds[p.device] = gated_bound(p);
     }
     b.kernels.push_back(std::move(bk));
   }
@@ -99,7 +109,9 @@ baseline baseline_from_report(const report& r, std::string source) {
 
 std::string baseline_to_json(const baseline& b) {
   json j;
-  j["schema"] = baseline_schema;
+  const bool legacy = std::any_of(b.kernels.begin(), b.kernels.end(),
+                                  [](const baseline_kernel& k) { return !k.against_roof; });
+  j["schema"] = legacy ? baseline_schema_v1 : baseline_schema;
   j["source"] = b.source;
   j["kernels"] = json::array();
   for (const auto& k : b.kernels) {
@@ -120,13 +132,15 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
   const json doc = detail::json_fields::parse(text, file);
   const detail::json_fields root(doc, file, "");
   const std::string schema = root.string("schema");
-  if (schema == report_schema) {
+  if (schema == report_schema || schema == report_schema_v1) {
     return baseline_from_report(report_from_json(text, file), file);
   }
-  if (schema != baseline_schema) {
-    root.fail("schema", "expected \"" + std::string(baseline_schema) + "\" or \"" +
-                            std::string(report_schema) + "\", found \"" + schema + "\"");
+  if (schema != baseline_schema && schema != baseline_schema_v1) {
+    root.fail("schema", "expected \"" + std::string(baseline_schema) + "\", \"" +
+                            std::string(baseline_schema_v1) + "\" or a perfgate report, found \"" +
+                            schema + "\"");
   }
+  const bool against_roof = schema == baseline_schema;
   baseline b;
   b.source = root.string_or("source", file);
   const auto& kernels = root.array("kernels");
@@ -138,6 +152,7 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
       bk.efficiency = k.positive("efficiency");
     }
     bk.local_device = k.string_or("local_device", "");
+    bk.against_roof = against_roof;
     bk.O_krn = k.has("O_krn") ? k.non_negative("O_krn") : 0;
     const auto bounds = k.object("bounds");
     for (const auto& [dev, value] : bounds.raw().items()) {
@@ -161,11 +176,15 @@ void apply_gate(report& r, const gate_policy& policy) {
     const std::string on = " on " + local;
 
     if (k.measured && k.measured->time_s > 0) {
-      const double e = p.predicted_time_s / k.measured->time_s;
+      const double e = gated_time_s(p) / k.measured->time_s;
       v.efficiency = e;
-      const std::string numbers = "measured " + detail::duration(k.measured->time_s) + ", bound " +
-                                  detail::duration(p.predicted_time_s) + ", " +
-                                  describe_class(k.params, p);
+      std::string numbers = "measured " + detail::duration(k.measured->time_s) +
+                            (p.roof ? ", roof " : ", bound ") + detail::duration(gated_time_s(p)) +
+                            ", " + describe_class(k.params, p);
+      if (p.roof) {
+        numbers += "; the " + std::string(to_string(k.params.model)) + " model predicts " +
+                   detail::duration(p.predicted_time_s);
+      }
       const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
       const bool latency = per_invocation < policy.latency_floor_s;
       if (policy.min_efficiency && e < *policy.min_efficiency) {
@@ -182,7 +201,7 @@ void apply_gate(report& r, const gate_policy& policy) {
       } else if (e > policy.max_efficiency) {
         failures.push_back("efficiency " + ratio(e) + " above MAX_EFFICIENCY " +
                            ratio(policy.max_efficiency) + on + ": " + numbers +
-                           "; the kernel beats its bound, so the device's peaks are too low "
+                           "; the kernel beats its roof, so the device's peaks are too low "
                            "(recalibrate) or the declared work is too small");
       } else {
         notes.push_back("efficiency " + ratio(e) + on + ": " + numbers);
@@ -191,10 +210,10 @@ void apply_gate(report& r, const gate_policy& policy) {
       notes.push_back("no measured time: prediction only");
     }
 
-    if (policy.expect_bound && p.bound != *policy.expect_bound) {
+    if (policy.expect_bound && gated_bound(p) != *policy.expect_bound) {
       const std::string what = "expected " + std::string(to_string(*policy.expect_bound)) +
-                               "-bound" + on + ", predicted " + describe_class(k.params, p);
-      if (near_ridge(k.params.O_krn, p.O_dev, policy.ridge_margin)) {
+                               "-bound" + on + ", found " + describe_class(k.params, p);
+      if (near_ridge(k.params.O_krn, gated_ridge(p), policy.ridge_margin)) {
         warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
                            "% of the ridge, so a warning");
       } else {
@@ -209,24 +228,31 @@ void apply_gate(report& r, const gate_policy& policy) {
       } else {
         for (const auto& q : k.predictions) {
           const auto it = b->bounds.find(q.device);
-          if (it == b->bounds.end() || it->second == q.bound) {
+          if (it == b->bounds.end() || it->second == gated_bound(q)) {
             continue;
           }
           const std::string what = "class changed on " + q.device + ": " +
                                    std::string(to_string(it->second)) + "-bound -> " +
                                    describe_class(k.params, q) + " (baseline O_krn " +
                                    detail::fixed(b->O_krn, 3) + ")";
-          if (near_ridge(k.params.O_krn, q.O_dev, policy.ridge_margin)) {
+          if (near_ridge(k.params.O_krn, gated_ridge(q), policy.ridge_margin)) {
             warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
                                "% of the ridge, so a warning");
           } else {
             failures.push_back(what);
           }
         }
-        if (b->efficiency && b->local_device == local) {
+        const bool comparable = b->against_roof == (p.roof.has_value());
+        if (b->efficiency && b->local_device == local && !comparable) {
+          warnings.push_back("the baseline " + policy.base->source +
+                             " holds efficiencies against the model's predicted time (format "
+                             "version 1), not against the roof: no efficiency-drop check; "
+                             "accept a new baseline");
+        }
+        if (b->efficiency && b->local_device == local && comparable) {
           v.baseline_efficiency = b->efficiency;
         }
-        if (b->efficiency && v.efficiency && b->local_device == local) {
+        if (b->efficiency && v.efficiency && b->local_device == local && comparable) {
           const double drop = (*b->efficiency - *v.efficiency) / *b->efficiency;
           if (drop > policy.max_efficiency_drop) {
             failures.push_back("efficiency dropped " + ratio(drop * 100) + "% vs the baseline" +

@@ -2,6 +2,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -164,7 +165,10 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     m.dram_read_bytes = *k.counter(counter::dram_read_bytes);
     m.dram_write_bytes = *k.counter(counter::dram_write_bytes);
     m.warp_size = p.warp_size;
-    return derive_kernel_params(m);
+    kernel_params params = derive_kernel_params(m);
+    params.l2_bytes = k.counter(counter::l2_bytes);
+    params.shared_bytes = k.counter(counter::shared_bytes);
+    return params;
   } catch (const input_error& e) {
     if (e.file() != "<profile>") {
       throw;
@@ -208,8 +212,101 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
     p.T_pred = k.O_krn * p.B_mem;
   }
   p.predicted_time_s = k.W_comp / (p.T_pred * 1e9);
+  p.roof = roof_of(k, d, one_core);
   return p;
 }
+
+namespace {
+roof_term term(std::string resource, double amount, double rate) {
+  return {std::move(resource), amount, rate, amount / (rate * 1e9)};
+}
+
+double time_of(const std::vector<roof_term>& terms, bool sum) {
+  double t = 0;
+  for (const auto& x : terms) {
+    t = sum ? t + x.time_s : std::max(t, x.time_s);
+  }
+  return t;
+}
+
+const roof_term& largest(const std::vector<roof_term>& terms) {
+  return *std::max_element(terms.begin(), terms.end(), [](const roof_term& a, const roof_term& b) {
+    return a.time_s < b.time_s;
+  });
+}
+} // namespace
+
+roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
+  const bool use_one_core = one_core && d.one_core_peaks.has_value();
+  const device_peaks& peak = use_one_core ? *d.one_core_peaks : d.peaks;
+  roof_bound r;
+  r.co_issue = d.co_issue;
+
+  // Compute: the kernel's type on its pipe, each op instruction at the FMA issue rate (T_op/2 of
+  // them per second), so non-FMA work is priced by the instruction, not by the flop.
+  double T_op = 0;
+  switch (k.K_type) {
+  case kernel_type::fp32: T_op = peak.fp32_gflops; break;
+  case kernel_type::fp64: T_op = peak.fp64_gflops; break;
+  case kernel_type::integer: T_op = peak.int_mad_gops; break;
+  }
+  std::vector<roof_term> compute;
+  const std::string type(to_string(k.K_type));
+  if (k.model == model_kind::quantitative && k.I_ops && k.I_total && k.D_ldst && k.D_other) {
+    compute.push_back(term(type, *k.I_ops, T_op / 2));
+    const double ldst = *k.D_ldst * *k.I_total;
+    if (ldst > 0) {
+      compute.push_back(term("ldst", ldst, peak.ldst_ginst));
+    }
+    const double other = *k.D_other * *k.I_total;
+    if (other > 0) {
+      // Other instructions (integer, conversions, control) run at least at the integer-add
+      // rate, and at least at the FMA issue rate where integer lanes are fewer than FP32 ones.
+      compute.push_back(term("other", other, std::max(peak.int_add_gops, peak.fp32_gflops / 2)));
+    }
+  } else {
+    compute.push_back(term(type, k.W_comp, T_op));
+  }
+  const double t_compute = time_of(compute, !r.co_issue);
+
+  // Memory: DRAM at the highest bandwidth over access patterns; cache levels where the traffic
+  // through them is measured.
+  std::vector<roof_term> memory;
+  r.B_roof = memory_roof_gbs(d, use_one_core);
+  memory.push_back(term("dram", k.W_traf, r.B_roof));
+  const auto cache = [&](const char* resource, const std::optional<double>& bytes,
+                         std::string_view peak_key) {
+    const auto rate = d.extra_peaks.find(peak_key);
+    if (bytes && *bytes > 0 && rate != d.extra_peaks.end() && !use_one_core) {
+      memory.push_back(term(resource, *bytes, rate->second));
+    }
+  };
+  cache("l2", k.l2_bytes, "l2_gbs");
+  cache("shared", k.shared_bytes, "shared_gbs");
+  const double t_memory = time_of(memory, false);
+
+  r.terms = compute;
+  r.terms.insert(r.terms.end(), memory.begin(), memory.end());
+  r.T_roof = k.W_comp / (t_compute * 1e9);
+  r.B_roof = k.W_traf / (t_memory * 1e9);
+  r.O_ridge = r.T_roof / r.B_roof;
+  if (t_compute > t_memory) {
+    r.bound = bound_class::compute;
+    r.time_s = t_compute;
+    r.limiter = r.co_issue || compute.size() == 1 ? largest(compute).resource : "issue";
+  } else {
+    r.bound = bound_class::memory;
+    r.time_s = t_memory;
+    r.limiter = largest(memory).resource;
+  }
+  return r;
+}
+
+double gated_time_s(const prediction& p) {
+  return p.roof ? p.roof->time_s : p.predicted_time_s;
+}
+bound_class gated_bound(const prediction& p) { return p.roof ? p.roof->bound : p.bound; }
+double gated_ridge(const prediction& p) { return p.roof ? p.roof->O_ridge : p.O_dev; }
 
 namespace {
 // Issue rates are per-clock rates x the SM clock, so they follow it; DRAM runs on its own

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reads `perfgate-report/1` back: every field json_writer.cpp writes.
+// Reads `perfgate-report/2` back (every field json_writer.cpp writes), and version 1, which has
+// no roofs.
 #include <perfgate/error.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/version.hpp>
@@ -48,7 +49,33 @@ kernel_params read_params(const json_fields& f) {
   return k;
 }
 
-prediction read_prediction(const json_fields& f) {
+roof_bound read_roof(const json_fields& f) {
+  roof_bound r;
+  r.time_s = f.positive("time_s");
+  r.limiter = f.string("limiter");
+  r.bound = choice<bound_class>(
+      f, "bound", {{"memory", bound_class::memory}, {"compute", bound_class::compute}});
+  r.T_roof = f.non_negative("T_roof");
+  r.B_roof = f.non_negative("B_roof");
+  r.O_ridge = f.non_negative("O_ridge");
+  if (f.has("co_issue")) {
+    if (!f.raw().at("co_issue").is_boolean()) {
+      f.fail("co_issue", "expected true or false");
+    }
+    r.co_issue = f.raw().at("co_issue").get<bool>();
+  }
+  if (f.has("terms")) {
+    const auto& terms = f.array("terms");
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const auto t = f.element(terms[i], i, "terms");
+      r.terms.push_back({t.string("resource"), t.non_negative("amount"), t.positive("rate"),
+                         t.non_negative("time_s")});
+    }
+  }
+  return r;
+}
+
+prediction read_prediction(const json_fields& f, bool with_roof) {
   prediction p;
   p.device = f.string("device");
   p.one_core = f.string_or("peaks", "all") == "one_core";
@@ -67,6 +94,9 @@ prediction read_prediction(const json_fields& f) {
       f, "bound", {{"memory", bound_class::memory}, {"compute", bound_class::compute}});
   p.T_pred = f.non_negative("T_pred");
   p.predicted_time_s = f.non_negative("predicted_time_s");
+  if (with_roof) {
+    p.roof = read_roof(f.object("roof"));
+  }
   if (f.has("clock_scale")) {
     p.clock_scale = f.positive("clock_scale");
   }
@@ -78,11 +108,13 @@ report report_from_json(std::string_view text, const std::string& file) {
   const nlohmann::json doc = json_fields::parse(text, file);
   const json_fields root(doc, file, "");
   const std::string schema = root.string("schema");
-  if (schema != report_schema) {
-    root.fail("schema", "expected \"" + std::string(report_schema) + "\", found \"" + schema +
-                            "\" (this perfgate reads report format major version 1)");
+  if (schema != report_schema && schema != report_schema_v1) {
+    root.fail("schema", "expected \"" + std::string(report_schema) + "\" or \"" +
+                            std::string(report_schema_v1) + "\", found \"" + schema +
+                            "\" (this perfgate reads report format major versions 1 and 2)");
   }
   report r;
+  r.schema_version = schema == report_schema ? 2 : 1;
   if (root.has("meta")) {
     const auto meta = root.object("meta");
     r.meta.perfgate_version = meta.string_or("perfgate_version", "");
@@ -116,6 +148,9 @@ report report_from_json(std::string_view text, const std::string& file) {
       dev.peaks = {pk.non_negative("fp32_gflops"),  pk.non_negative("fp64_gflops"),
                    pk.non_negative("int_mad_gops"), pk.non_negative("int_add_gops"),
                    pk.non_negative("ldst_ginst"),   pk.non_negative("dram_gbs")};
+      if (pk.has("dram_roof_gbs")) {
+        dev.peaks.dram_roof_gbs = pk.positive("dram_roof_gbs");
+      }
     }
     r.devices.push_back(std::move(dev));
   }
@@ -146,7 +181,8 @@ report report_from_json(std::string_view text, const std::string& file) {
     }
     const auto& preds = k.array("predictions");
     for (std::size_t j = 0; j < preds.size(); ++j) {
-      kr.predictions.push_back(read_prediction(k.element(preds[j], j, "predictions")));
+      kr.predictions.push_back(
+          read_prediction(k.element(preds[j], j, "predictions"), r.schema_version >= 2));
     }
     const auto v = k.object("verdict");
     kr.result.status = choice<verdict_status>(v, "status",

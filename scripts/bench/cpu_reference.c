@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
- * Hand-written reference measurements for checking `perfgate calibrate --backend cpu`:
- * a STREAM-style triad (a = b + s c, OpenMP, arrays 4x the last-level cache) and an AVX-512
- * FMA loop (16 independent zmm chains per thread), each the best of 10 runs on every core.
+ * Hand-written reference measurements for checking the roofs `perfgate calibrate --backend cpu`
+ * gives the gate: the best DRAM bandwidth over a read, a STREAM-style triad (a = b + s c) and
+ * the same triad with non-temporal stores, and an FMA loop in the widest vectors -march=native
+ * allows (AVX-512, AVX2+FMA or SSE2), each the best of 10 runs after a warm-up on every OpenMP
+ * thread (OMP_NUM_THREADS=1 gives the one-core figures). Arrays are 4x the last-level cache.
  * Deliberately written independently of microbench/cpu/ so the two check each other.
  * Build: gcc -O3 -march=native -fopenmp cpu_reference.c -o cpu_reference
  */
@@ -10,9 +12,93 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#if defined(__AVX512F__)
+typedef __m512d vec;
+#define LANES 8
+#define VSET(x) _mm512_set1_pd(x)
+#define VLOAD(p) _mm512_load_pd(p)
+#define VADD(a, b) _mm512_add_pd(a, b)
+#define VFMA(a, b, c) _mm512_fmadd_pd(a, b, c)
+#define VSTREAM(p, v) _mm512_stream_pd(p, v)
+#define VSTORE(p, v) _mm512_storeu_pd(p, v)
+#define ISA "avx512f"
+#elif defined(__AVX2__) && defined(__FMA__)
+typedef __m256d vec;
+#define LANES 4
+#define VSET(x) _mm256_set1_pd(x)
+#define VLOAD(p) _mm256_load_pd(p)
+#define VADD(a, b) _mm256_add_pd(a, b)
+#define VFMA(a, b, c) _mm256_fmadd_pd(a, b, c)
+#define VSTREAM(p, v) _mm256_stream_pd(p, v)
+#define VSTORE(p, v) _mm256_storeu_pd(p, v)
+#define ISA "avx2+fma"
+#else
+typedef __m128d vec;
+#define LANES 2
+#define VSET(x) _mm_set1_pd(x)
+#define VLOAD(p) _mm_load_pd(p)
+#define VADD(a, b) _mm_add_pd(a, b)
+#define VFMA(a, b, c) _mm_add_pd(_mm_mul_pd(a, b), c) /* no FMA: mul + add, counted as 2 flops */
+#define VSTREAM(p, v) _mm_stream_pd(p, v)
+#define VSTORE(p, v) _mm_storeu_pd(p, v)
+#define ISA "sse2"
+#endif
+
 static double now(void) { return omp_get_wtime(); }
 
-static double triad_gbs(size_t n) {
+static double hsum(vec v) {
+  double out[LANES];
+  VSTORE(out, v);
+  double s = 0;
+  for (int i = 0; i < LANES; ++i) {
+    s += out[i];
+  }
+  return s;
+}
+
+/* pattern 0: read (8 vector accumulators), 1: triad, 2: triad with non-temporal stores. */
+static double run_pattern(int pattern, double* a, const double* b, const double* c, size_t n) {
+  double sink = 0;
+  const double t0 = now();
+#pragma omp parallel reduction(+ : sink)
+  {
+    const int nt = omp_get_num_threads(), id = omp_get_thread_num();
+    size_t chunk = (n / nt) / (8 * LANES) * (8 * LANES);
+    size_t lo = chunk * id, hi = id == nt - 1 ? n / (8 * LANES) * (8 * LANES) : lo + chunk;
+    if (pattern == 0) {
+      vec s[8];
+      for (int j = 0; j < 8; ++j) {
+        s[j] = VSET(0.0);
+      }
+      for (size_t i = lo; i < hi; i += 8 * LANES) {
+        for (int j = 0; j < 8; ++j) {
+          s[j] = VADD(s[j], VLOAD(b + i + j * LANES));
+        }
+      }
+      for (int j = 1; j < 8; ++j) {
+        s[0] = VADD(s[0], s[j]);
+      }
+      sink += hsum(s[0]);
+    } else if (pattern == 1) {
+      for (size_t i = lo; i < hi; ++i) {
+        a[i] = b[i] + 3.0 * c[i];
+      }
+    } else {
+      const vec k = VSET(3.0);
+      for (size_t i = lo; i < hi; i += LANES) {
+        VSTREAM(a + i, VFMA(k, VLOAD(c + i), VLOAD(b + i)));
+      }
+      _mm_sfence();
+    }
+  }
+  const double t = now() - t0;
+  volatile double keep = sink;
+  (void)keep;
+  const double bytes = (pattern == 0 ? 1.0 : 3.0) * sizeof(double) * (double)(n / (8 * LANES) * (8 * LANES));
+  return bytes / t / 1e9;
+}
+
+static void memory_gbs(size_t n, double best[3]) {
   double *a = aligned_alloc(64, n * sizeof(double)), *b = aligned_alloc(64, n * sizeof(double)),
          *c = aligned_alloc(64, n * sizeof(double));
 #pragma omp parallel for schedule(static)
@@ -21,25 +107,18 @@ static double triad_gbs(size_t n) {
     b[i] = 2.0;
     c[i] = 0.5;
   }
-  double best = 0;
-  for (int rep = 0; rep < 11; ++rep) {
-    const double t0 = now();
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; ++i) {
-      a[i] = b[i] + 3.0 * c[i];
-    }
-    const double t = now() - t0;
-    const double gbs = 3.0 * sizeof(double) * (double)n / t / 1e9;
-    if (rep > 0 && gbs > best) {
-      best = gbs;
+  for (int p = 0; p < 3; ++p) {
+    best[p] = 0;
+    for (int rep = 0; rep < 11; ++rep) {
+      const double gbs = run_pattern(p, a, b, c, n);
+      if (rep > 0 && gbs > best[p]) {
+        best[p] = gbs;
+      }
     }
   }
-  volatile double sink = a[n / 2];
-  (void)sink;
   free(a);
   free(b);
   free(c);
-  return best;
 }
 
 static double fma_gflops(long iterations) {
@@ -49,26 +128,23 @@ static double fma_gflops(long iterations) {
     const double t0 = now();
 #pragma omp parallel reduction(+ : total)
     {
-      __m512d x[16];
-      const __m512d m = _mm512_set1_pd(0.9999999), k = _mm512_set1_pd(1e-7);
+      vec x[16];
+      const vec m = VSET(0.9999999), k = VSET(1e-7);
       for (int j = 0; j < 16; ++j) {
-        x[j] = _mm512_set1_pd((double)j);
+        x[j] = VSET((double)j);
       }
       for (long i = 0; i < iterations; ++i) {
         for (int j = 0; j < 16; ++j) {
-          x[j] = _mm512_fmadd_pd(x[j], m, k);
+          x[j] = VFMA(x[j], m, k);
         }
       }
-      double out[8];
-      __m512d s = x[0];
       for (int j = 1; j < 16; ++j) {
-        s = _mm512_add_pd(s, x[j]);
+        x[0] = VADD(x[0], x[j]);
       }
-      _mm512_storeu_pd(out, s);
-      total += out[0] + out[7];
+      total += hsum(x[0]);
     }
     const double t = now() - t0;
-    const double gflops = 16.0 * 8 * 2 * (double)iterations * omp_get_max_threads() / t / 1e9;
+    const double gflops = 16.0 * LANES * 2 * (double)iterations * omp_get_max_threads() / t / 1e9;
     if (rep > 0 && gflops > best) {
       best = gflops;
     }
@@ -84,7 +160,14 @@ int main(int argc, char** argv) {
   if (n < (64u << 20) / sizeof(double)) {
     n = (64u << 20) / sizeof(double);
   }
-  printf("{\"threads\": %d, \"triad_gbs\": %.3f, \"fp64_fma_gflops\": %.3f}\n",
-         omp_get_max_threads(), triad_gbs(n), fma_gflops(4000000));
+  double gbs[3];
+  memory_gbs(n, gbs);
+  double roof = gbs[0];
+  for (int p = 1; p < 3; ++p) {
+    roof = gbs[p] > roof ? gbs[p] : roof;
+  }
+  printf("{\"isa\": \"%s\", \"threads\": %d, \"read_gbs\": %.3f, \"triad_gbs\": %.3f, "
+         "\"triad_nt_gbs\": %.3f, \"memory_roof_gbs\": %.3f, \"fp64_fma_gflops\": %.3f}\n",
+         ISA, omp_get_max_threads(), gbs[0], gbs[1], gbs[2], roof, fma_gflops(4000000));
   return 0;
 }

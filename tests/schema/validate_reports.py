@@ -21,6 +21,7 @@ def main(perfgate, source, build, work):
     work.mkdir(parents=True, exist_ok=True)
     schemas = {
         "perfgate-report/1": json.loads((source / "perfgate/schema/report-1.schema.json").read_text()),
+        "perfgate-report/2": json.loads((source / "perfgate/schema/report-2.schema.json").read_text()),
         "perfgate-device/1": json.loads((source / "perfgate/schema/device-1.schema.json").read_text()),
     }
     validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
@@ -82,7 +83,7 @@ def main(perfgate, source, build, work):
             print(f"{name}: {schema}: at /{where}: {error.message}")
     print(", ".join(f"{n} {s} documents" for s, n in sorted(counts.items())) +
           f" validated, {errors} errors")
-    if counts.get("perfgate-report/1", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2:
+    if counts.get("perfgate-report/2", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2:
         sys.exit("too few documents were validated")
     return 1 if errors else 0
 

@@ -34,6 +34,41 @@ TEST(Calibration, GpuResultsBecomeAMeasuredDevice) {
   EXPECT_EQ(d.extra_peaks.at("l2_gbs"), 9000.0);
   EXPECT_EQ(d.extra_peaks.at("dram_read_gbs"), 3000.0);
   EXPECT_FALSE(d.one_core_peaks); // GPUs have no one-core scope
+  // The memory roof is the best pattern, not the mean: read 3000 beats copy 2850, write 2700.
+  EXPECT_EQ(d.peaks.dram_roof_gbs, 3000.0);
+  EXPECT_EQ(perfgate::memory_roof_gbs(d), 3000.0);
+}
+
+TEST(Calibration, EachScopeGetsTheBestOfItsOwnPatterns) {
+  auto run = gpu_run();
+  run.backend = "cpu";
+  const auto add = [&](std::string key, std::string scope, double best) {
+    perfgate::microbench_result r;
+    r.key = std::move(key);
+    r.scope = std::move(scope);
+    r.best = r.median = r.min = r.max = best;
+    r.repetitions = 1;
+    run.results.push_back(r);
+  };
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops",
+                          "ldst_ginst"}) {
+    add(key, "one", 10.0);
+  }
+  add("dram_read_gbs", "one", 8.2);
+  add("dram_write_gbs", "one", 6.0);
+  add("dram_copy_gbs", "one", 9.5);
+  add("dram_triad_nt_gbs", "one", 12.9);
+  add("dram_triad_nt_gbs", "all", 3500.0); // the all-core non-temporal triad beats read
+  const auto d = perfgate::device_from_microbench(run, "local-cpu");
+  ASSERT_TRUE(d.one_core_peaks);
+  EXPECT_DOUBLE_EQ(d.one_core_peaks->dram_gbs, (8.2 + 6.0 + 9.5) / 3);
+  EXPECT_EQ(d.one_core_peaks->dram_roof_gbs, 12.9);
+  EXPECT_EQ(perfgate::memory_roof_gbs(d, true), 12.9);
+  EXPECT_EQ(d.peaks.dram_roof_gbs, 3500.0);
+  // Written and read back, both scopes keep their roofs.
+  const auto again = perfgate::device_from_json(perfgate::device_to_json(d), "again.json");
+  EXPECT_EQ(again.peaks.dram_roof_gbs, 3500.0);
+  EXPECT_EQ(again.one_core_peaks->dram_roof_gbs, 12.9);
 }
 
 TEST(Calibration, WrittenFileIsAValidDeviceWithRawResults) {

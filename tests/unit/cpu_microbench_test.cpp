@@ -4,10 +4,12 @@
 #include <perfgate/calibration.hpp>
 #include <perfgate/device.hpp>
 
+#include "cpu_kernels.hpp"
 #include "cpu_microbench.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <thread>
 
 TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
@@ -15,7 +17,9 @@ TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
   EXPECT_FALSE(run.quick);
   EXPECT_EQ(run.backend, "cpu");
   EXPECT_GE(run.dev.compute_units, 1U);
-  EXPECT_EQ(run.results.size(), 18U); // 9 benchmarks x (one core, all cores)
+  // 9 benchmarks, plus 3 with non-temporal stores on x86-64, x (one core, all cores)
+  const std::size_t per_scope = perfgate::microbench::have_nontemporal_stores() ? 12U : 9U;
+  EXPECT_EQ(run.results.size(), 2 * per_scope);
   for (const auto& r : run.results) {
     SCOPED_TRACE(r.key + " " + r.scope);
     EXPECT_GT(r.best, 0);
@@ -49,6 +53,18 @@ TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
   const auto back = perfgate::device_from_json(perfgate::calibration_to_json(d, run, {}), "c.json");
   ASSERT_TRUE(back.one_core_peaks);
   EXPECT_EQ(back.one_core_peaks->dram_gbs, d.one_core_peaks->dram_gbs);
+  // Each scope's memory roof is its best DRAM pattern.
+  for (const char* scope : {"one", "all"}) {
+    double best = 0;
+    for (const auto& r : run.results) {
+      if (r.scope == scope && r.key.starts_with("dram_")) {
+        best = std::max(best, r.best);
+      }
+    }
+    const auto& peaks = std::string(scope) == "one" ? *back.one_core_peaks : back.peaks;
+    EXPECT_EQ(peaks.dram_roof_gbs, best) << scope;
+    EXPECT_GE(peaks.dram_roof_gbs, peaks.dram_gbs) << scope;
+  }
 }
 
 TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
@@ -61,6 +77,6 @@ TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
   };
   const auto run = perfgate::microbench::run_cpu_microbench(o);
   EXPECT_TRUE(run.quick);
-  EXPECT_EQ(lines, 18U);
+  EXPECT_EQ(lines, perfgate::microbench::have_nontemporal_stores() ? 24U : 18U);
   EXPECT_NO_THROW((void)perfgate::device_from_microbench(run, "q"));
 }

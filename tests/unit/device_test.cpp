@@ -204,3 +204,37 @@ TEST(Device, BadSmClockNamesTheKey) {
   j["boost_clock_mhz"] = -1;
   EXPECT_EQ(message_of(j), "dev.json: key 'boost_clock_mhz': expected a number > 0, found -1");
 }
+
+TEST(Device, CoIssueFollowsTheArchitectureUnlessStated) {
+  auto j = valid_device();
+  EXPECT_FALSE(perfgate::device_from_json(j.dump(), "dev.json").co_issue); // nothing known
+  j["compute_capability"] = "9.0";
+  EXPECT_TRUE(perfgate::device_from_json(j.dump(), "dev.json").co_issue);
+  j["compute_capability"] = "6.1"; // Pascal: the thesis's single pipeline
+  EXPECT_FALSE(perfgate::device_from_json(j.dump(), "dev.json").co_issue);
+  j.erase("compute_capability");
+  j["provenance"]["arch"] = "sm_90"; // a calibration names the architecture it ran on
+  EXPECT_TRUE(perfgate::device_from_json(j.dump(), "dev.json").co_issue);
+  j["co_issue"] = false;
+  EXPECT_FALSE(perfgate::device_from_json(j.dump(), "dev.json").co_issue);
+  j["co_issue"] = "yes";
+  EXPECT_EQ(message_of(j), "dev.json: key 'co_issue': expected true or false");
+  auto cpu = valid_device();
+  cpu["kind"] = "cpu";
+  cpu["vendor"] = "amd";
+  EXPECT_TRUE(perfgate::device_from_json(cpu.dump(), "dev.json").co_issue);
+  EXPECT_TRUE(perfgate::resolve_device("h100-sxm").co_issue);
+  EXPECT_TRUE(perfgate::resolve_device("mi300x").co_issue);
+  EXPECT_FALSE(perfgate::resolve_device("gtx-480").co_issue);
+}
+
+TEST(Device, MemoryRoofBelowTheMeanBandwidthIsRejected) {
+  auto j = valid_device();
+  j["peaks"]["dram_roof_gbs"] = 9.0;
+  EXPECT_EQ(message_of(j), "dev.json: key 'peaks.dram_roof_gbs': expected the highest sustained "
+                           "bandwidth, >= dram_gbs");
+  j["peaks"]["dram_roof_gbs"] = 12.0;
+  const auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_EQ(perfgate::memory_roof_gbs(d), 12.0);
+  EXPECT_TRUE(d.extra_peaks.find("dram_roof_gbs") == d.extra_peaks.end());
+}

@@ -38,8 +38,8 @@ std::string reasons(const perfgate::report& r) {
 }
 } // namespace
 
-TEST(Gate, EfficiencyIsBoundTimeOverMeasuredTime) {
-  // 1e9 B at 20 GB/s: the bound is 50 ms; measured 62.5 ms -> efficiency 0.8.
+TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
+  // 1e9 B at 20 GB/s: the roof is 50 ms; measured 62.5 ms -> efficiency 0.8.
   auto r = one_kernel(1e8, 1e9, 62.5e-3);
   perfgate::gate_policy policy;
   policy.min_efficiency = 0.5;
@@ -47,8 +47,9 @@ TEST(Gate, EfficiencyIsBoundTimeOverMeasuredTime) {
   const auto& v = r.kernels[0].result;
   EXPECT_EQ(v.status, perfgate::verdict_status::pass);
   EXPECT_DOUBLE_EQ(*v.efficiency, 0.8);
-  EXPECT_NE(reasons(r).find("efficiency 0.80 on local-cpu: measured 62.500 ms, bound 50.000 ms, "
-                            "memory-bound (O_krn 0.100 <= O_dev 5.000 op/B)"),
+  EXPECT_NE(reasons(r).find("efficiency 0.80 on local-cpu: measured 62.500 ms, roof 50.000 ms, "
+                            "memory-bound (O_krn 0.100 <= O_ridge 5.000 op/B, limited by dram); "
+                            "the roofline model predicts 50.000 ms"),
             std::string::npos)
       << reasons(r);
   EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::pass);
@@ -61,7 +62,7 @@ TEST(Gate, BelowMinimumFailsAndExplains) {
   perfgate::apply_gate(r, policy);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(r).find("efficiency 0.20 below MIN_EFFICIENCY 0.50 on local-cpu: measured "
-                            "250.000 ms, bound 50.000 ms"),
+                            "250.000 ms, roof 50.000 ms"),
             std::string::npos)
       << reasons(r);
   EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::gate_failure);
@@ -90,8 +91,8 @@ TEST(Gate, ExpectedClassFailsFarFromTheRidgeAndWarnsNearIt) {
   auto far = one_kernel(1e8, 1e9, 60e-3); // O_krn 0.1, O_dev 5
   perfgate::apply_gate(far, policy);
   EXPECT_EQ(far.kernels[0].result.status, perfgate::verdict_status::fail);
-  EXPECT_NE(reasons(far).find("expected compute-bound on local-cpu, predicted memory-bound "
-                              "(O_krn 0.100 <= O_dev 5.000 op/B)"),
+  EXPECT_NE(reasons(far).find("expected compute-bound on local-cpu, found memory-bound "
+                              "(O_krn 0.100 <= O_ridge 5.000 op/B, limited by dram)"),
             std::string::npos)
       << reasons(far);
   auto near = one_kernel(4.8e9, 1e9, 60e-3); // O_krn 4.8: within 10% of 5
@@ -193,7 +194,7 @@ TEST(Gate, ClockScaleAndLimitsAreExplained) {
   const auto all = reasons(r);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass) << all;
   // 1e12 flop at 66908.16 x 1410 / 1980 GFLOPS: 20.988 ms bound, efficiency 0.84.
-  EXPECT_NE(all.find("efficiency 0.84 on h100-sxm: measured 25.000 ms, bound 20.988 ms"),
+  EXPECT_NE(all.find("efficiency 0.84 on h100-sxm: measured 25.000 ms, roof 20.988 ms"),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's peaks: "
@@ -240,4 +241,36 @@ TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
   EXPECT_EQ(r.kernels[0].result.reasons.front().rfind("efficiency 0.84 below MIN_EFFICIENCY", 0),
             0U);
   EXPECT_NE(reasons(r).find("compute roof scaled by 0.712"), std::string::npos);
+}
+
+TEST(Gate, TheRoofNotTheModelIsWhatAKernelMayNotBeat) {
+  // B_mem (the model's) 20 GB/s, but the device streamed 25 GB/s in its best pattern: a kernel
+  // at 24 GB/s beats the model's prediction and passes against the roof.
+  auto d = cpu();
+  d.extra_peaks["dram_triad_gbs"] = 25.0;
+  auto r = one_kernel(1e8, 1e9, 1e9 / 24e9, {d});
+  perfgate::apply_gate(r, {});
+  const auto& v = r.kernels[0].result;
+  EXPECT_EQ(v.status, perfgate::verdict_status::pass) << reasons(r);
+  EXPECT_DOUBLE_EQ(*v.efficiency, 24.0 / 25.0);
+  EXPECT_GT(r.kernels[0].predictions[0].predicted_time_s / r.kernels[0].measured->time_s, 1.1);
+}
+
+TEST(Gate, AFormatOneBaselineIsNotComparedForEfficiency) {
+  auto base_report = one_kernel(1e8, 1e9, 55e-3);
+  perfgate::apply_gate(base_report, {});
+  auto legacy = perfgate::baseline_from_report(base_report, "old.json");
+  legacy.kernels[0].against_roof = false; // as read from perfgate-baseline/1
+  perfgate::gate_policy policy;
+  policy.base = legacy;
+  auto slower = one_kernel(1e8, 1e9, 80e-3); // a 31% drop, if the two were comparable
+  perfgate::apply_gate(slower, policy);
+  EXPECT_EQ(slower.kernels[0].result.status, perfgate::verdict_status::warn) << reasons(slower);
+  EXPECT_NE(reasons(slower).find("efficiencies against the model's predicted time (format "
+                                 "version 1)"),
+            std::string::npos)
+      << reasons(slower);
+  EXPECT_FALSE(slower.kernels[0].result.baseline_efficiency);
+  const auto text = perfgate::baseline_to_json(legacy);
+  EXPECT_NE(text.find("\"perfgate-baseline/1\""), std::string::npos) << text;
 }

@@ -34,7 +34,7 @@ TEST(Report, JsonCarriesTheContractFields) {
   auto r = perfgate::predict_report(two_kernels(), devices());
   r.meta = perfgate::make_report_meta("predict", {"perfgate", "predict"});
   const auto j = nlohmann::json::parse(perfgate::report_to_json(r));
-  EXPECT_EQ(j["schema"], "perfgate-report/1");
+  EXPECT_EQ(j["schema"], "perfgate-report/2");
   EXPECT_EQ(j["meta"]["command"], "predict");
   EXPECT_EQ(j["meta"]["timestamp"].get<std::string>().size(), 20U); // 2026-11-22T04:14:53Z
   ASSERT_EQ(j["kernels"].size(), 2U);
@@ -57,6 +57,19 @@ TEST(Report, JsonCarriesTheContractFields) {
   }
   EXPECT_EQ(p["bound"], "memory"); // O_krn 0.17 flop/B
   EXPECT_NEAR(p["predicted_time_s"].get<double>(), 1.2e10 / 3350e9, 1e-12);
+  // The roof: a datasheet device's DRAM roof is its datasheet bandwidth.
+  EXPECT_EQ(p["roof"]["bound"], "memory");
+  EXPECT_EQ(p["roof"]["limiter"], "dram");
+  EXPECT_NEAR(p["roof"]["time_s"].get<double>(), 1.2e10 / 3350e9, 1e-12);
+  EXPECT_EQ(p["roof"]["terms"].size(), 2U);
+  EXPECT_TRUE(p["roof"]["co_issue"].get<bool>());
+  // Read back, the roof is the same.
+  const auto back = perfgate::report_from_json(perfgate::report_to_json(r), "r.json");
+  ASSERT_TRUE(back.kernels[0].predictions[0].roof);
+  EXPECT_EQ(back.schema_version, 2);
+  EXPECT_EQ(back.kernels[0].predictions[0].roof->terms.size(), 2U);
+  EXPECT_DOUBLE_EQ(back.kernels[0].predictions[0].roof->time_s,
+                   r.kernels[0].predictions[0].roof->time_s);
   EXPECT_EQ(k["verdict"]["status"], "skip");
   EXPECT_TRUE(k["verdict"]["efficiency"].is_null());
 }
@@ -244,7 +257,7 @@ TEST(Report, WritersShowTheClockOnlyWhereMeasured) {
       << text;
   EXPECT_EQ(text.find("h100-other: compute peaks scaled"), std::string::npos);
   const auto md = perfgate::report_to_markdown(r);
-  EXPECT_NE(md.find("| measured | SM clock | bound |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| measured | SM clock | roof |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 1410 MHz, roof ×0.712 |"), std::string::npos) << md;
   EXPECT_NE(md.find("Measured at SM clock 1410 MHz; clocks held down by: sw_power_cap."),
             std::string::npos)
@@ -257,4 +270,27 @@ TEST(Report, WritersShowTheClockOnlyWhereMeasured) {
   }
   EXPECT_EQ(perfgate::report_to_markdown(plain).find("clock"), std::string::npos);
   EXPECT_EQ(perfgate::report_to_text(plain).find("clock"), std::string::npos);
+}
+
+TEST(Report, FormatOneReportsAreReadWithoutRoofs) {
+  auto r = perfgate::predict_report(two_kernels(), devices());
+  auto j = nlohmann::json::parse(perfgate::report_to_json(r));
+  j["schema"] = "perfgate-report/1";
+  for (auto& k : j["kernels"]) {
+    for (auto& p : k["predictions"]) {
+      p.erase("roof");
+    }
+  }
+  const auto old = perfgate::report_from_json(j.dump(), "old.json");
+  EXPECT_EQ(old.schema_version, 1);
+  EXPECT_FALSE(old.kernels[0].predictions[0].roof);
+  j["schema"] = "perfgate-report/3";
+  try {
+    (void)perfgate::report_from_json(j.dump(), "new.json");
+    FAIL() << "a future major version was read";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("reads report format major versions 1 and 2"),
+              std::string::npos)
+        << e.what();
+  }
 }

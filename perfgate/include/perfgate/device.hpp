@@ -23,6 +23,10 @@ struct device_peaks {
   double int_add_gops = 0; ///< T_add, a 32-bit integer add counted as 1 op
   double ldst_ginst = 0;   ///< T_ldst, shared-memory load/store thread instructions per second
   double dram_gbs = 0;     ///< B_mem, DRAM bandwidth in 1e9 bytes per second
+  /// The memory roof: the highest sustained DRAM bandwidth over access patterns (read, write,
+  /// copy, triad, with and without non-temporal stores), 1e9 B/s. 0 when the file does not
+  /// state it: then the largest of dram_gbs and the all-core `dram_*_gbs` pattern peaks.
+  double dram_roof_gbs = 0;
 };
 
 struct device {
@@ -42,6 +46,11 @@ struct device {
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
   std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
+  /// Whether the device issues load/store, integer and floating-point instructions to separate
+  /// pipes that overlap (then the roof's compute terms overlap instead of adding up). From the
+  /// file's `co_issue`, else by architecture: CPUs, AMD GPUs and NVIDIA compute capability 7.0
+  /// and later do; older NVIDIA GPUs are held to the thesis's single pipeline.
+  bool co_issue = false;
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;
   std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from
@@ -52,6 +61,16 @@ struct device {
 /// and kind, a positive warp size, and every required peak present, numeric and positive.
 /// Throws input_error naming `file` and the offending key.
 [[nodiscard]] device device_from_json(std::string_view text, const std::string& file);
+
+/// Whether an architecture co-issues (device::co_issue when a file does not say): CPUs, AMD GPUs
+/// and NVIDIA GPUs of compute capability 7.0 and later (`arch` "7.0" or "sm_70"); not older
+/// NVIDIA GPUs nor unknown architectures. Throws usage_error for an unreadable `arch`.
+[[nodiscard]] bool architecture_co_issues(std::string_view kind, std::string_view vendor,
+                                          std::string_view arch);
+
+/// The DRAM roof of a device (all cores, or one core's peaks), 1e9 B/s: `dram_roof_gbs` when
+/// stated, else the largest of dram_gbs and (all cores only) every `dram_*_gbs` pattern peak.
+[[nodiscard]] double memory_roof_gbs(const device& d, bool one_core = false);
 
 /// Serialise to `perfgate-device/1` JSON text.
 [[nodiscard]] std::string device_to_json(const device& d);

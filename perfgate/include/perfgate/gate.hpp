@@ -18,13 +18,16 @@
 namespace perfgate {
 
 /// What a later run is compared with: per kernel, its efficiency on the local device and its
-/// class on every device (`perfgate-baseline/1`).
+/// class on every device (`perfgate-baseline/2`; version 1 is read, its efficiencies are not
+/// compared).
 struct baseline_kernel {
   std::string name;
   std::optional<double> efficiency;
   std::string local_device;
   double O_krn = 0;
   std::map<std::string, bound_class, std::less<>> bounds; ///< device id -> class
+  /// Efficiency against the roof (format version 2); false: against the model's predicted time.
+  bool against_roof = true;
 };
 
 struct baseline {
@@ -40,7 +43,7 @@ struct baseline {
 [[nodiscard]] baseline baseline_from_json(std::string_view text, const std::string& file);
 
 struct gate_policy {
-  std::optional<double> min_efficiency;    ///< fail below (bound time / measured time)
+  std::optional<double> min_efficiency;    ///< fail below (roof time / measured time)
   double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
   std::optional<bound_class> expect_bound; ///< on the local device
   std::optional<baseline> base;

@@ -5,6 +5,9 @@
 ///  - quantitative (Konstantinidis 2017): counters from a black-box profile give the kernel's
 ///    instruction mix, which lowers the compute roof per device (T'_op = E_mix E_instr T_op);
 ///  - roofline (Williams et al. 2009): declared work only, no instruction-mix terms.
+/// Beside the model's predicted time every prediction carries the roof: the speed-of-light time
+/// no correct measurement can beat (the largest of the per-resource times at the highest rates
+/// the device showed). The gate judges against the roof; the prediction is reported beside it.
 /// Units: operations and bytes as counts, rates in 1e9 per second, times in seconds.
 #pragma once
 
@@ -14,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfgate {
 
@@ -44,6 +48,34 @@ struct kernel_params {
   // Instruction mix: quantitative model only.
   std::optional<double> E_mix, D_ops, D_ldst, D_other;
   std::optional<double> I_ops, I_total;
+  // Inputs of the roof's cache terms, when known: measured traffic through L2 and shared memory
+  // (GPU counters), or the working set a benchmark declares (a CPU kernel whose data fits in a
+  // cache streams from that cache, not from DRAM).
+  std::optional<double> l2_bytes, shared_bytes, working_set_bytes;
+};
+
+/// One resource's share of the roof: the least time the kernel's demand on it takes at the
+/// highest rate the device showed for it.
+struct roof_term {
+  std::string resource; ///< "fp32", "fp64", "int", "ldst", "other", "dram", "l2", "shared", ...
+  double amount = 0;    ///< operations, instructions or bytes the kernel puts on the resource
+  double rate = 0;      ///< the resource's roof (1e9 per second)
+  double time_s = 0;    ///< amount / rate
+};
+
+/// The roof (speed of light) of one kernel on one device: the largest of its terms. Compute
+/// terms are summed when the device issues one instruction class at a time (the thesis's
+/// single pipeline), and overlap (the largest counts) where it issues load/store, integer and
+/// floating-point instructions to separate pipes (co_issue).
+struct roof_bound {
+  double time_s = 0;        ///< the speed-of-light time: no correct run is faster
+  std::string limiter;      ///< the resource of the largest term
+  bound_class bound = bound_class::memory; ///< compute when a compute term is the largest
+  double T_roof = 0;        ///< W_comp / compute time: the kernel's compute roof (1e9 op/s)
+  double B_roof = 0;        ///< W_traf / memory time: its effective memory roof (1e9 B/s)
+  double O_ridge = 0;       ///< T_roof / B_roof: compute-bound when O_krn exceeds it (op/B)
+  bool co_issue = false;    ///< compute terms overlapped (true) or summed (false)
+  std::vector<roof_term> terms; ///< compute terms first, then memory levels
 };
 
 /// The prediction for one kernel on one device.
@@ -58,7 +90,9 @@ struct prediction {
   double O_dev = 0;    ///< T'_op / B_mem, the ridge point for this kernel (op/B)
   bound_class bound = bound_class::memory;
   double T_pred = 0;           ///< attainable performance (1e9 op/s)
-  double predicted_time_s = 0; ///< W_comp / T_pred: a lower bound on time
+  double predicted_time_s = 0; ///< W_comp / T_pred: the model's predicted (minimum) time
+  /// The roof the gate judges against. Empty only in reports written before it existed.
+  std::optional<roof_bound> roof;
   /// The kernel's SM clock / the clock the device's peaks hold at, when the compute peaks were
   /// scaled to the clock the kernel ran at (at_sm_clock); empty when they were not.
   std::optional<double> clock_scale;
@@ -77,9 +111,22 @@ struct prediction {
 /// profile's own (native) metric name.
 [[nodiscard]] kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k);
 
-/// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model).
-/// With `one_core`, a CPU device's one-core peaks are used (when it has them).
+/// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model), and
+/// its roof (roof_of). With `one_core`, a CPU device's one-core peaks are used (when it has
+/// them).
 [[nodiscard]] prediction predict(const kernel_params& k, const device& d, bool one_core = false);
+
+/// The roof of a kernel on a device (docs/model.md, "The roof"): compute terms per issue
+/// pipeline at the device's peak rates, the DRAM term at its highest sustained bandwidth over
+/// access patterns (dram_roof_gbs), and cache terms where the traffic through a cache is
+/// measured (l2_gbs, shared_gbs) or the declared working set fits one (cache_levels).
+[[nodiscard]] roof_bound roof_of(const kernel_params& k, const device& d, bool one_core = false);
+
+/// What the gate judges a prediction by: the roof's time, class and ridge, or the model's for a
+/// prediction without a roof (a report of format version 1).
+[[nodiscard]] double gated_time_s(const prediction& p);
+[[nodiscard]] bound_class gated_bound(const prediction& p);
+[[nodiscard]] double gated_ridge(const prediction& p);
 
 /// The device as it runs at another SM clock: compute peaks (fp32, fp64, int_mad, int_add,
 /// ldst, the one-core peaks, and every extra peak whose key does not contain "gbs") scaled by

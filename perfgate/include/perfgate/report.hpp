@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// A report (`perfgate-report/1`): for each kernel its parameters, its measurement, a
-/// prediction per device and a verdict. Reports only carry values the models computed; the
+/// A report (`perfgate-report/2`): for each kernel its parameters, its measurement, a
+/// prediction (with its roof) per device and a verdict. Reports only carry values the models computed; the
 /// writers never compute model values themselves.
 #pragma once
 
@@ -31,7 +31,7 @@ enum class verdict_status { pass, fail, warn, skip };
 struct verdict {
   verdict_status status = verdict_status::skip;
   std::vector<std::string> reasons;
-  std::optional<double> efficiency; ///< bound time / measured time on the local device, 0..1
+  std::optional<double> efficiency; ///< roof time / measured time on the local device, 0..1
   std::optional<double> baseline_efficiency; ///< the baseline's, when gated against one
   std::string device; ///< the local device the verdict is about (empty: none)
 };
@@ -66,6 +66,9 @@ struct report {
   int profile_warp_size = 32;
   std::vector<device> devices; ///< the devices predicted for, in order
   std::vector<kernel_report> kernels;
+  /// The major version of the format it was read from: 1 has no roofs, and its efficiencies
+  /// were the model's predicted time / measured time.
+  int schema_version = 2;
 };
 
 /// Kernels whose full name matches `kernel_regex` (ECMAScript, search anywhere in the name),

@@ -11,5 +11,8 @@ namespace perfgate {
 [[nodiscard]] std::string_view version(); ///< perfgate's own version, "0.1.0"
 inline constexpr std::string_view profile_schema = "perfgate-profile/1";
 inline constexpr std::string_view device_schema = "perfgate-device/1";
-inline constexpr std::string_view report_schema = "perfgate-report/1";
+/// Version 2 added each prediction's `roof` and made the verdict's efficiency roof time /
+/// measured time (version 1: the model's predicted time / measured time).
+inline constexpr std::string_view report_schema = "perfgate-report/2";
+inline constexpr std::string_view report_schema_v1 = "perfgate-report/1";
 } // namespace perfgate

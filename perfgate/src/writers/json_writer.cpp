@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// `perfgate-report/1` JSON. Field names are a contract (DESIGN.md): add, never rename.
+// `perfgate-report/2` JSON. Field names are a contract (DESIGN.md): add, never rename.
 #include <perfgate/report.hpp>
 #include <perfgate/version.hpp>
 
@@ -24,6 +24,17 @@ json params_json(const kernel_params& k) {
           {"O_krn", k.O_krn}};
 }
 
+json roof_json(const roof_bound& r) {
+  json terms = json::array();
+  for (const auto& t : r.terms) {
+    terms.push_back(
+        {{"resource", t.resource}, {"amount", t.amount}, {"rate", t.rate}, {"time_s", t.time_s}});
+  }
+  return {{"time_s", r.time_s},   {"limiter", r.limiter}, {"bound", to_string(r.bound)},
+          {"T_roof", r.T_roof},   {"B_roof", r.B_roof},   {"O_ridge", r.O_ridge},
+          {"co_issue", r.co_issue}, {"terms", terms}};
+}
+
 json prediction_json(const prediction& p) {
   json j = {{"device", p.device},
             {"peaks", p.one_core ? "one_core" : "all"},
@@ -41,6 +52,9 @@ json prediction_json(const prediction& p) {
             {"bound", to_string(p.bound)},
             {"T_pred", p.T_pred},
             {"predicted_time_s", p.predicted_time_s}};
+  if (p.roof) {
+    j["roof"] = roof_json(*p.roof);
+  }
   if (p.clock_scale) {
     j["clock_scale"] = *p.clock_scale;
   }
@@ -68,6 +82,9 @@ json device_json(const device& d) {
   json peaks = {{"fp32_gflops", d.peaks.fp32_gflops},   {"fp64_gflops", d.peaks.fp64_gflops},
                 {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
                 {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
+  if (d.peaks.dram_roof_gbs > 0) {
+    peaks["dram_roof_gbs"] = d.peaks.dram_roof_gbs;
+  }
   return {{"id", d.id},         {"name", d.name},     {"vendor", d.vendor},
           {"source", d.source}, {"origin", d.origin}, {"peaks", peaks}};
 }

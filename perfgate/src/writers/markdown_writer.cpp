@@ -87,8 +87,9 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
     clocks = clocks || measured_clock(*k) || (p != nullptr && p->clock_scale);
   }
   table t;
-  t.header = {"", "kernel", "measured", "bound", "efficiency", "class", "vs baseline", "why"};
-  t.right_aligned = {false, false, true, true, true, false, true, false};
+  t.header = {"",      "kernel", "measured",    "roof", "efficiency",
+              "class", "model",  "vs baseline", "why"};
+  t.right_aligned = {false, false, true, true, true, false, true, true, false};
   if (clocks) {
     t.header.insert(t.header.begin() + 3, "SM clock");
     t.right_aligned.insert(t.right_aligned.begin() + 3, true);
@@ -98,9 +99,10 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
     std::vector<std::string> row = {icon(k->result.status),
                                     "`" + k->name + "`",
                                     k->measured ? duration(k->measured->time_s) : "-",
-                                    p ? duration(p->predicted_time_s) : "-",
+                                    p ? duration(gated_time_s(*p)) : "-",
                                     k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
-                                    p ? std::string(to_string(p->bound)) : "-",
+                                    p ? std::string(to_string(gated_bound(*p))) : "-",
+                                    p ? duration(p->predicted_time_s) : "-",
                                     baseline_change(k->result),
                                     first_reason(*k)};
     if (clocks) {
@@ -111,15 +113,16 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
   return render_markdown(t);
 }
 
-// Another device: the bound and the class it predicts.
+// Another device: the roof, its class and limiter, and the model's prediction.
 std::string predicted_table(const device& d, const std::vector<const kernel_report*>& ks) {
   table t;
-  t.header = {"kernel", "bound", "class", "T'_op", "O_krn", "O_dev"};
-  t.right_aligned = {false, true, false, true, true, true};
+  t.header = {"kernel", "roof", "class", "limited by", "model", "T'_op", "O_krn", "O_dev"};
+  t.right_aligned = {false, true, false, false, true, true, true, true};
   for (const auto* k : ks) {
     if (const prediction* p = prediction_on(*k, d.id)) {
-      t.rows.push_back({"`" + k->name + "`", duration(p->predicted_time_s),
-                        std::string(to_string(p->bound)), fixed(p->T_op_adj, 2),
+      t.rows.push_back({"`" + k->name + "`", duration(gated_time_s(*p)),
+                        std::string(to_string(gated_bound(*p))), p->roof ? p->roof->limiter : "-",
+                        duration(p->predicted_time_s), fixed(p->T_op_adj, 2),
                         fixed(k->params.O_krn, 3), fixed(p->O_dev, 3)});
     }
   }
@@ -156,8 +159,8 @@ std::string report_to_markdown(const report& r) {
     }
     out += ").";
   }
-  out += " Bound = the predicted lower bound on time; efficiency = bound / measured. Rates in "
-         "1e9/s.\n";
+  out += " Roof = the speed-of-light time on that device (no correct run is faster); efficiency "
+         "= roof / measured; model = the model's predicted time. Rates in 1e9/s.\n";
   for (const auto& d : r.devices) {
     std::vector<const kernel_report*> gated, predicted;
     for (const auto* k : ks) {

@@ -22,9 +22,9 @@ std::string kernel_summary(const kernel_report& k) {
 
 table prediction_table(const kernel_report& k, const std::vector<device>& devices) {
   table t;
-  t.header = {"device", "T_op",  "E_instr", "T'_op",     "B_mem",
-              "O_dev",  "bound", "T_pred",  "predicted", "peaks"};
-  t.right_aligned = {false, true, true, true, true, true, false, true, true, false};
+  t.header = {"device", "T_op",  "E_instr", "T'_op",     "B_mem", "O_dev",
+              "bound",  "T_pred", "predicted", "roof", "limited by", "peaks"};
+  t.right_aligned = {false, true, true, true, true, true, false, true, true, true, false, false};
   for (std::size_t i = 0; i < k.predictions.size(); ++i) {
     const auto& p = k.predictions[i];
     std::string source;
@@ -35,7 +35,9 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
     }
     t.rows.push_back({p.device, fixed(p.T_op, 2), percent(p.E_instr), fixed(p.T_op_adj, 2),
                       fixed(p.B_mem, 2), fixed(p.O_dev, 3), std::string(to_string(p.bound)),
-                      fixed(p.T_pred, 2), duration(p.predicted_time_s), source});
+                      fixed(p.T_pred, 2), duration(p.predicted_time_s),
+                      p.roof ? duration(p.roof->time_s) : "-", p.roof ? p.roof->limiter : "-",
+                      source});
   }
   return t;
 }

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// The roof (model.hpp roof_of): the speed-of-light time the gate judges against.
+#include <perfgate/device.hpp>
+#include <perfgate/model.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+using perfgate::bound_class;
+
+perfgate::device toy_device(bool co_issue) {
+  perfgate::device d;
+  d.id = "toy";
+  d.peaks = {1000.0, 500.0, 250.0, 400.0, 200.0, 100.0}; // T_SP T_DP T_int T_add T_ldst B_mem
+  d.co_issue = co_issue;
+  return d;
+}
+
+// 1000 FP32 instructions (600 FMA), 500 loads/stores, 3200 thread instructions in all.
+perfgate::kernel_params fp32_kernel(double dram_bytes) {
+  perfgate::model_counters m;
+  m.M_fp32 = 1000;
+  m.M_fma32 = 600;
+  m.M_ldst = 500;
+  m.M_inst = 100;
+  m.M_int = 400;
+  m.dram_read_bytes = dram_bytes;
+  return perfgate::derive_kernel_params(m);
+}
+
+const perfgate::roof_term& term(const perfgate::roof_bound& r, std::string_view resource) {
+  for (const auto& t : r.terms) {
+    if (t.resource == resource) {
+      return t;
+    }
+  }
+  ADD_FAILURE() << "no roof term " << resource;
+  return r.terms.front();
+}
+} // namespace
+
+TEST(Roof, SinglePipelineSumsTheComputeTermsLikeTheThesis) {
+  const auto k = fp32_kernel(1.0); // compute-bound
+  const auto p = perfgate::predict(k, toy_device(false));
+  ASSERT_TRUE(p.roof);
+  const auto& r = *p.roof;
+  // fp32: 1000 instructions at T_SP/2 = 500 G/s; ldst 500 at 200; other 1700 at max(400, 500).
+  EXPECT_DOUBLE_EQ(term(r, "fp32").time_s, 1000 / 500e9);
+  EXPECT_DOUBLE_EQ(term(r, "ldst").time_s, 500 / 200e9);
+  EXPECT_DOUBLE_EQ(term(r, "other").time_s, 1700 / 500e9);
+  EXPECT_DOUBLE_EQ(r.time_s, 1000 / 500e9 + 500 / 200e9 + 1700 / 500e9);
+  EXPECT_EQ(r.bound, bound_class::compute);
+  EXPECT_EQ(r.limiter, "issue");
+  EXPECT_FALSE(r.co_issue);
+}
+
+TEST(Roof, CoIssueOverlapsTheComputeTerms) {
+  const auto k = fp32_kernel(1.0);
+  const auto r = perfgate::roof_of(k, toy_device(true));
+  EXPECT_DOUBLE_EQ(r.time_s, 1700 / 500e9); // the 'other' pipe is the busiest
+  EXPECT_EQ(r.limiter, "other");
+  EXPECT_TRUE(r.co_issue);
+  EXPECT_DOUBLE_EQ(r.T_roof, 1600 / r.time_s / 1e9);
+}
+
+TEST(Roof, NeverAboveTheModelsPredictionForTheSameDevice) {
+  // The roof is at least as fast as the thesis's prediction: the DRAM roof >= B_mem and the
+  // compute terms at most the single-pipeline sum.
+  for (double bytes : {1.0, 50.0, 1e4}) {
+    for (bool co : {false, true}) {
+      auto d = toy_device(co);
+      d.extra_peaks["dram_read_gbs"] = 130.0;
+      const auto p = perfgate::predict(fp32_kernel(bytes), d);
+      EXPECT_LE(p.roof->time_s, p.predicted_time_s * (1 + 1e-12)) << bytes << " " << co;
+    }
+  }
+}
+
+TEST(Roof, MemoryRoofIsTheBestAccessPattern) {
+  auto d = toy_device(true);
+  d.extra_peaks = {{"dram_read_gbs", 120.0}, {"dram_triad_nt_gbs", 140.0}, {"l2_gbs", 900.0}};
+  EXPECT_DOUBLE_EQ(perfgate::memory_roof_gbs(d), 140.0); // l2_gbs is not a DRAM pattern
+  const auto r = perfgate::roof_of(fp32_kernel(1e6), d);
+  EXPECT_EQ(r.bound, bound_class::memory);
+  EXPECT_EQ(r.limiter, "dram");
+  EXPECT_DOUBLE_EQ(r.time_s, 1e6 / 140e9);
+  EXPECT_DOUBLE_EQ(r.B_roof, 140.0);
+  d.peaks.dram_roof_gbs = 150.0; // stated explicitly: it wins
+  EXPECT_DOUBLE_EQ(perfgate::roof_of(fp32_kernel(1e6), d).time_s, 1e6 / 150e9);
+}
+
+TEST(Roof, OneCoreKernelsUseTheOneCoreMemoryRoof) {
+  auto d = toy_device(true);
+  d.kind = "cpu";
+  d.extra_peaks["dram_triad_gbs"] = 130.0;
+  d.one_core_peaks = perfgate::device_peaks{100.0, 50.0, 25.0, 40.0, 20.0, 10.0, 14.0};
+  perfgate::declared_work w;
+  w.fp64_flops = 1e3;
+  w.bytes = 1e9;
+  const auto k = perfgate::declared_kernel_params(w);
+  EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d, true).time_s, 1e9 / 14e9);
+  EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d, false).time_s, 1e9 / 130e9);
+}
+
+TEST(Roof, DeclaredWorkIsPricedAtThePeakOfItsType) {
+  perfgate::declared_work w;
+  w.fp64_flops = 5e12;
+  w.bytes = 1e9;
+  const auto r = perfgate::roof_of(perfgate::declared_kernel_params(w), toy_device(true));
+  ASSERT_EQ(r.terms.size(), 2u); // fp64 and dram
+  EXPECT_EQ(r.limiter, "fp64");
+  EXPECT_DOUBLE_EQ(r.time_s, 5e12 / 500e9);
+  EXPECT_EQ(r.bound, bound_class::compute);
+  EXPECT_DOUBLE_EQ(r.O_ridge, 500.0 / 100.0);
+}
+
+TEST(Roof, MeasuredCacheTrafficAddsCacheTerms) {
+  auto d = toy_device(true);
+  d.extra_peaks["l2_gbs"] = 300.0;
+  auto k = fp32_kernel(100.0);
+  k.l2_bytes = 3000.0; // 10 ns through L2 vs 1 ns from DRAM
+  const auto r = perfgate::roof_of(k, d);
+  EXPECT_EQ(r.limiter, "l2");
+  EXPECT_EQ(r.bound, bound_class::memory);
+  EXPECT_DOUBLE_EQ(r.time_s, 3000 / 300e9);
+  // Where the device has no L2 rate, the traffic cannot be priced: DRAM alone.
+  EXPECT_EQ(perfgate::roof_of(k, toy_device(true)).limiter, "other");
+}
+
+TEST(Roof, GatedValuesFallBackToTheModelWithoutARoof) {
+  auto p = perfgate::predict(fp32_kernel(1e6), toy_device(true));
+  EXPECT_DOUBLE_EQ(perfgate::gated_time_s(p), p.roof->time_s);
+  p.roof.reset(); // a prediction read from a format-1 report
+  EXPECT_DOUBLE_EQ(perfgate::gated_time_s(p), p.predicted_time_s);
+  EXPECT_EQ(perfgate::gated_bound(p), p.bound);
+  EXPECT_DOUBLE_EQ(perfgate::gated_ridge(p), p.O_dev);
+}
