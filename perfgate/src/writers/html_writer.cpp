@@ -41,8 +41,8 @@ std::string report_to_html(const report& r) {
       "</style>\n</head>\n<body>\n<h1>perfgate report</h1>\n";
   out += "<p>Profile <code>" + html_escape(r.profile_file) + "</code> (" +
          html_escape(r.profile_format) +
-         "). Bound = the predicted lower bound on time; "
-         "efficiency = bound / measured; rates in 1e9/s.</p>\n";
+         "). Roof = the speed-of-light time on a device (no correct run is faster); "
+         "efficiency = roof / measured; predicted = the model's time; rates in 1e9/s.</p>\n";
   out += "<h2>Verdicts</h2>\n" + render_html(verdicts);
   for (const auto& k : r.kernels) {
     out += "<h3><code>" + html_escape(k.name) + "</code></h3>\n<p>" +
