@@ -114,6 +114,42 @@ microbench_result l1_benchmark(const std::string& scope, const std::vector<int>&
                    "32-bit lanes loaded or stored per second from L1 (2 loads + 1 store)");
 }
 
+// Read bandwidth from one cache level: each thread sums its own buffer of `bytes_per_thread`
+// (half the level's share per thread, so it stays resident) pass after pass.
+microbench_result cache_benchmark(const std::string& key, const std::string& scope,
+                                  const std::vector<int>& cpus, std::size_t bytes_per_thread,
+                                  const plan& p, const std::string& note) {
+  const std::size_t n = std::max<std::size_t>(bytes_per_thread / sizeof(double) / 64 * 64, 64);
+  std::vector<buffer<double>> arrays(cpus.size());
+  run_pinned(cpus, [&](std::size_t th) { // first touch by the thread that reads it
+    arrays[th] = allocate<double>(n);
+    std::fill_n(arrays[th].get(), n, 1.0);
+  });
+  std::uint64_t passes = 16;
+  std::vector<double> rates;
+  std::vector<double> sinks(cpus.size());
+  for (std::uint64_t rep = 0; rep <= p.repetitions + 1; ++rep) {
+    const double t = run_pinned(cpus, [&](std::size_t th) {
+      double s = 0;
+      for (std::uint64_t pass = 0; pass < passes; ++pass) {
+        s += stream_read(arrays[th].get(), n);
+      }
+      sinks[th] = s;
+    });
+    if (rep == 0) { // sizing run
+      passes = std::max<std::uint64_t>(
+          1, static_cast<std::uint64_t>(static_cast<double>(passes) * p.target_s / t));
+      continue;
+    }
+    if (rep > 1) { // rep 1 is the warm-up at full size
+      rates.push_back(static_cast<double>(cpus.size() * n * sizeof(double) * passes) / t / 1e9);
+    }
+  }
+  volatile double sink = std::accumulate(sinks.begin(), sinks.end(), 0.0);
+  (void)sink;
+  return summarize(key, scope, cpus.size(), std::move(rates), note);
+}
+
 // The four STREAM kernels over arrays of `n` doubles split evenly across the threads; each
 // thread first-touches its own part so pages sit near the core that streams them.
 std::vector<microbench_result> dram_benchmarks(const std::string& scope,
@@ -222,7 +258,17 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
 
   const std::vector<std::pair<std::string, std::vector<int>>> scopes = {
       {"one", {facts.cpus.front()}}, {"all", facts.cpus}};
-  const std::size_t steps = scopes.size() * (have_nontemporal_stores() ? 12 : 9);
+  // Cache levels to measure: L2 if known, and the last level if it is a separate, larger one.
+  const bool l2 = facts.l2_bytes > 0;
+  const bool llc_level = facts.llc_bytes > facts.l2_bytes && facts.llc_bytes > facts.l1d_bytes;
+  for (const auto& [name, bytes] : {std::pair{"l1", facts.l1d_bytes}, std::pair{"l2", facts.l2_bytes},
+                                    std::pair{"llc", llc_level ? facts.llc_bytes : 0}}) {
+    if (bytes > 0) {
+      run.dev.cache_bytes[name] = static_cast<double>(bytes);
+    }
+  }
+  const std::size_t steps =
+      scopes.size() * ((have_nontemporal_stores() ? 12 : 9) + (l2 ? 1 : 0) + (llc_level ? 1 : 0));
   std::size_t step = 0;
   auto report = [&](const microbench_result& r) {
     run.results.push_back(r);
@@ -241,6 +287,15 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
     report(compute_benchmark("int_add_gops", scope, cpus, p, int_add, int_add_ops,
                              isa + " 32-bit add; 1 op"));
     report(l1_benchmark(scope, cpus, p));
+    if (l2) {
+      report(cache_benchmark("l2_gbs", scope, cpus, facts.l2_bytes / 2, p,
+                             "bytes read per second from a per-thread buffer of half the L2"));
+    }
+    if (llc_level) {
+      report(cache_benchmark("llc_gbs", scope, cpus, facts.llc_bytes / 2 / cpus.size(), p,
+                             "bytes read per second from buffers filling half the last-level "
+                             "cache"));
+    }
     for (const auto& r : dram_benchmarks(scope, cpus, n, p)) {
       report(r);
     }

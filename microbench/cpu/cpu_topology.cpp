@@ -117,10 +117,19 @@ cpu_facts read_cpu_facts() {
   for (int index = 0; index < 8; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(f.cpus.front()) +
                             "/cache/index" + std::to_string(index);
-    std::ifstream size(dir + "/size");
-    std::string s;
+    std::ifstream size(dir + "/size"), level(dir + "/level"), type(dir + "/type");
+    std::string s, t;
+    int lvl = 0;
     if (size >> s) {
-      f.llc_bytes = std::max(f.llc_bytes, parse_cache_size(s));
+      const std::size_t bytes = parse_cache_size(s);
+      f.llc_bytes = std::max(f.llc_bytes, bytes);
+      if (level >> lvl && type >> t && t != "Instruction") {
+        if (lvl == 1) {
+          f.l1d_bytes = bytes;
+        } else if (lvl == 2) {
+          f.l2_bytes = bytes;
+        }
+      }
     }
   }
   f.mhz = mean_cpu_mhz(f.cpus);

@@ -15,6 +15,8 @@ struct cpu_facts {
   std::string vendor;        ///< "amd", "intel", "arm"
   std::vector<int> cpus;     ///< CPUs this process may run on (sched_getaffinity)
   std::size_t llc_bytes = 0; ///< largest cache level (sysfs), 0 when unknown
+  std::size_t l1d_bytes = 0; ///< level-1 data cache of the first CPU, 0 when unknown
+  std::size_t l2_bytes = 0;  ///< level-2 cache of the first CPU, 0 when unknown
   std::optional<double> mhz; ///< mean current clock over the allowed CPUs, when reported
 };
 

@@ -121,7 +121,8 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
         b.has("perfgate_int_ops")) {
       auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };
       r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
-                             value("perfgate_int_ops"), value("perfgate_bytes")};
+                             value("perfgate_int_ops"), value("perfgate_bytes"),
+                             value("perfgate_working_set_bytes")};
     }
   }
   for (const auto& name : order) {

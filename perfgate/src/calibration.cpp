@@ -140,12 +140,18 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
   d.one_core_peaks = peaks_of(run, "one", nullptr);
   d.compute_units = run.dev.compute_units;
   d.co_issue = architecture_co_issues(d.kind, d.vendor, d.kind == "cpu" ? "" : run.dev.arch);
+  d.cache_bytes = run.dev.cache_bytes;
   for (const auto& r : run.results) {
     const bool required = r.key == "fp32_gflops" || r.key == "fp64_gflops" ||
                           r.key == "int_mad_gops" || r.key == "int_add_gops" ||
                           r.key == "ldst_ginst";
-    if (r.scope == "all" && !required && r.best > 0) {
+    if (required || !(r.best > 0)) {
+      continue;
+    }
+    if (r.scope == "all") {
       d.extra_peaks[r.key] = r.best;
+    } else if (r.scope == "one" && d.one_core_peaks) {
+      d.one_core_extra_peaks[r.key] = r.best;
     }
   }
   d.provenance_how = std::string(run.quick ? "QUICK SMOKE RUN, NOT A MEASUREMENT: " : "") +

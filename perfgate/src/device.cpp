@@ -150,10 +150,19 @@ device device_from_json(std::string_view text, const std::string& file) {
 
   d.peaks = read_peaks(root.object("peaks"), &d.extra_peaks);
   if (root.has("peaks_one_core")) {
-    d.one_core_peaks = read_peaks(root.object("peaks_one_core"), nullptr);
+    d.one_core_peaks = read_peaks(root.object("peaks_one_core"), &d.one_core_extra_peaks);
   }
   if (root.has("compute_units")) {
     d.compute_units = root.count("compute_units");
+  }
+  if (root.has("cache_bytes")) {
+    const auto caches = root.object("cache_bytes");
+    for (const auto& [level, value] : caches.raw().items()) {
+      if (level != "l1" && level != "l2" && level != "llc") {
+        caches.fail(level, "unknown cache level, expected l1, l2 or llc");
+      }
+      d.cache_bytes[level] = caches.positive(level);
+    }
   }
   d.sm_clock_mhz = read_sm_clock(root);
   if (root.has("co_issue")) {
@@ -192,6 +201,12 @@ std::string device_to_json(const device& d) {
   }
   if (d.one_core_peaks) {
     j["peaks_one_core"] = peaks_json(*d.one_core_peaks);
+    for (const auto& [k, v] : d.one_core_extra_peaks) {
+      j["peaks_one_core"][k] = v;
+    }
+  }
+  if (!d.cache_bytes.empty()) {
+    j["cache_bytes"] = d.cache_bytes;
   }
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;
@@ -253,6 +268,36 @@ double memory_roof_gbs(const device& d, bool one_core) {
     }
   }
   return best;
+}
+
+std::optional<cache_level> cache_holding(const device& d, double working_set_bytes,
+                                         bool one_core) {
+  if (d.kind != "cpu" || !(working_set_bytes > 0)) {
+    return std::nullopt;
+  }
+  const bool use_one_core = one_core && d.one_core_peaks.has_value();
+  const device_peaks& peaks = use_one_core ? *d.one_core_peaks : d.peaks;
+  const auto& extra = use_one_core ? d.one_core_extra_peaks : d.extra_peaks;
+  const double cores = use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
+  double faster_gbs = 0; // a level without a measured rate gets the next faster level's
+  for (const std::string_view name : {"l1", "l2", "llc"}) {
+    double gbs = faster_gbs;
+    if (name == "l1") {
+      gbs = peaks.ldst_ginst * 4; // 32-bit lanes loaded or stored from L1 per second
+    } else if (const auto rate = extra.find(std::string(name) + "_gbs"); rate != extra.end()) {
+      gbs = rate->second;
+    }
+    faster_gbs = gbs;
+    const auto size = d.cache_bytes.find(name);
+    if (size == d.cache_bytes.end()) {
+      continue;
+    }
+    const double capacity = size->second * (name == "llc" ? 1.0 : cores);
+    if (working_set_bytes <= 2 * capacity && gbs > 0) {
+      return cache_level{std::string(name), capacity, gbs};
+    }
+  }
+  return std::nullopt;
 }
 
 device load_device_file(const std::filesystem::path& file) {

@@ -104,7 +104,7 @@ kernel_params derive_kernel_params(const model_counters& m) {
 }
 
 kernel_params declared_kernel_params(const declared_work& w) {
-  for (double v : {w.fp32_flops, w.fp64_flops, w.int_ops, w.bytes}) {
+  for (double v : {w.fp32_flops, w.fp64_flops, w.int_ops, w.bytes, w.working_set_bytes}) {
     if (!std::isfinite(v) || v < 0) {
       throw input_error("<profile>", "", "declared work must be finite and >= 0");
     }
@@ -129,6 +129,9 @@ kernel_params declared_kernel_params(const declared_work& w) {
   }
   k.W_traf = w.bytes;
   k.O_krn = k.W_comp / k.W_traf;
+  if (w.working_set_bytes > 0) {
+    k.working_set_bytes = w.working_set_bytes;
+  }
   return k;
 }
 
@@ -273,7 +276,13 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   // through them is measured.
   std::vector<roof_term> memory;
   r.B_roof = memory_roof_gbs(d, use_one_core);
-  memory.push_back(term("dram", k.W_traf, r.B_roof));
+  const std::optional<cache_level> level =
+      k.working_set_bytes ? cache_holding(d, *k.working_set_bytes, use_one_core) : std::nullopt;
+  if (level) {
+    memory.push_back(term(level->name, k.W_traf, level->gbs));
+  } else {
+    memory.push_back(term("dram", k.W_traf, r.B_roof));
+  }
   const auto cache = [&](const char* resource, const std::optional<double>& bytes,
                          std::string_view peak_key) {
     const auto rate = d.extra_peaks.find(peak_key);

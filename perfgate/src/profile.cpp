@@ -87,6 +87,9 @@ std::string profile_to_json(const profile& p) {
                              {"fp64_flops", k.work->fp64_flops},
                              {"int_ops", k.work->int_ops},
                              {"bytes", k.work->bytes}};
+      if (k.work->working_set_bytes > 0) {
+        jk["declared_work"]["working_set_bytes"] = k.work->working_set_bytes;
+      }
     }
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
@@ -174,7 +177,8 @@ profile profile_from_json(std::string_view text, const std::string& file) {
       k.work =
           declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
                         w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
-                        w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes")};
+                        w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
+                        w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
     }
     if (jk.has("sm_clock_mhz")) {
       k.sm_clock_mhz = jk.positive("sm_clock_mhz");

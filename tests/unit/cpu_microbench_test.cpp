@@ -7,19 +7,30 @@
 #include "cpu_kernels.hpp"
 #include "cpu_microbench.hpp"
 
+#include "cpu_topology.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <thread>
+
+namespace {
+// 9 benchmarks, 3 more with non-temporal stores on x86-64, and the L2 and a separate last-level
+// cache where sysfs tells their sizes: per scope (one core, all cores).
+std::size_t benchmarks_per_scope() {
+  const auto facts = perfgate::microbench::read_cpu_facts();
+  return (perfgate::microbench::have_nontemporal_stores() ? 12U : 9U) +
+         (facts.l2_bytes > 0 ? 1U : 0U) +
+         (facts.llc_bytes > facts.l2_bytes && facts.llc_bytes > facts.l1d_bytes ? 1U : 0U);
+}
+} // namespace
 
 TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
   const auto run = perfgate::microbench::run_cpu_microbench({});
   EXPECT_FALSE(run.quick);
   EXPECT_EQ(run.backend, "cpu");
   EXPECT_GE(run.dev.compute_units, 1U);
-  // 9 benchmarks, plus 3 with non-temporal stores on x86-64, x (one core, all cores)
-  const std::size_t per_scope = perfgate::microbench::have_nontemporal_stores() ? 12U : 9U;
-  EXPECT_EQ(run.results.size(), 2 * per_scope);
+  EXPECT_EQ(run.results.size(), 2 * benchmarks_per_scope());
   for (const auto& r : run.results) {
     SCOPED_TRACE(r.key + " " + r.scope);
     EXPECT_GT(r.best, 0);
@@ -53,6 +64,12 @@ TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
   const auto back = perfgate::device_from_json(perfgate::calibration_to_json(d, run, {}), "c.json");
   ASSERT_TRUE(back.one_core_peaks);
   EXPECT_EQ(back.one_core_peaks->dram_gbs, d.one_core_peaks->dram_gbs);
+  // Caches serve reads faster than DRAM, and the device knows their sizes.
+  if (const auto* l2 = run.find("l2_gbs", "one")) {
+    EXPECT_GT(l2->best, run.find("dram_read_gbs", "one")->best);
+    EXPECT_GT(back.cache_bytes.at("l2"), 0.0);
+    EXPECT_EQ(back.one_core_extra_peaks.at("l2_gbs"), l2->best);
+  }
   // Each scope's memory roof is its best DRAM pattern.
   for (const char* scope : {"one", "all"}) {
     double best = 0;
@@ -77,6 +94,6 @@ TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
   };
   const auto run = perfgate::microbench::run_cpu_microbench(o);
   EXPECT_TRUE(run.quick);
-  EXPECT_EQ(lines, perfgate::microbench::have_nontemporal_stores() ? 24U : 18U);
+  EXPECT_EQ(lines, 2 * benchmarks_per_scope());
   EXPECT_NO_THROW((void)perfgate::device_from_microbench(run, "q"));
 }

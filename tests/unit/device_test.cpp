@@ -238,3 +238,21 @@ TEST(Device, MemoryRoofBelowTheMeanBandwidthIsRejected) {
   EXPECT_EQ(perfgate::memory_roof_gbs(d), 12.0);
   EXPECT_TRUE(d.extra_peaks.find("dram_roof_gbs") == d.extra_peaks.end());
 }
+
+TEST(Device, CacheCapacitiesAndOneCoreCacheRatesRoundTrip) {
+  auto j = valid_device();
+  j["kind"] = "cpu";
+  j["cache_bytes"] = {{"l1", 32768}, {"l2", 524288}, {"llc", 33554432}};
+  j["peaks_one_core"] = {{"fp32_gflops", 10}, {"fp64_gflops", 5}, {"int_mad_gops", 4},
+                         {"int_add_gops", 6},  {"ldst_ginst", 2},  {"dram_gbs", 1},
+                         {"l2_gbs", 7}};
+  const auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_EQ(d.cache_bytes.at("l2"), 524288.0);
+  EXPECT_EQ(d.one_core_extra_peaks.at("l2_gbs"), 7.0);
+  const auto again = perfgate::device_from_json(perfgate::device_to_json(d), "again.json");
+  EXPECT_EQ(again.cache_bytes, d.cache_bytes);
+  EXPECT_EQ(again.one_core_extra_peaks, d.one_core_extra_peaks);
+  j["cache_bytes"]["l4"] = 1;
+  EXPECT_EQ(message_of(j), "dev.json: key 'cache_bytes.l4': unknown cache level, expected l1, l2 "
+                           "or llc");
+}

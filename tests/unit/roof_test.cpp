@@ -135,3 +135,53 @@ TEST(Roof, GatedValuesFallBackToTheModelWithoutARoof) {
   EXPECT_EQ(perfgate::gated_bound(p), p.bound);
   EXPECT_DOUBLE_EQ(perfgate::gated_ridge(p), p.O_dev);
 }
+
+namespace {
+// A 2-core CPU: 32 KiB L1d and 512 KiB L2 per core, 32 MiB shared LLC.
+perfgate::device cpu_with_caches() {
+  perfgate::device d;
+  d.id = "cpu";
+  d.kind = "cpu";
+  d.co_issue = true;
+  d.compute_units = 2;
+  d.peaks = {200.0, 100.0, 100.0, 100.0, 100.0, 20.0};
+  d.one_core_peaks = perfgate::device_peaks{100.0, 50.0, 50.0, 50.0, 50.0, 10.0};
+  d.cache_bytes = {{"l1", 32768.0}, {"l2", 524288.0}, {"llc", 33554432.0}};
+  d.extra_peaks = {{"l2_gbs", 200.0}, {"llc_gbs", 100.0}};
+  d.one_core_extra_peaks = {{"l2_gbs", 80.0}, {"llc_gbs", 40.0}};
+  return d;
+}
+
+perfgate::kernel_params streaming(double working_set) {
+  perfgate::declared_work w;
+  w.fp64_flops = 1e3;
+  w.bytes = 1e9;
+  w.working_set_bytes = working_set;
+  return perfgate::declared_kernel_params(w);
+}
+} // namespace
+
+TEST(Roof, ACpuWorkingSetStreamsFromTheCacheThatHoldsIt) {
+  const auto d = cpu_with_caches();
+  const auto level = [&](double ws, bool one) {
+    const auto r = perfgate::roof_of(streaming(ws), d, one);
+    return r.limiter + " " + std::to_string(static_cast<int>(r.B_roof));
+  };
+  EXPECT_EQ(level(40e3, true), "l1 200");     // <= 2 x 32 KiB: one core's L1, 50 G lanes x 4 B
+  EXPECT_EQ(level(100e3, true), "l2 80");     // beyond 2 x L1, within 2 x L2
+  EXPECT_EQ(level(10e6, true), "llc 40");     // within 2 x the LLC
+  EXPECT_EQ(level(100e6, true), "dram 10");   // beyond every cache
+  EXPECT_EQ(level(1.5e6, false), "l2 200");   // all cores: two L2s of 512 KiB
+  EXPECT_EQ(level(1.5e6, true), "llc 40");    // one core sees one L2
+  EXPECT_EQ(perfgate::roof_of(streaming(0), d, true).limiter, "dram"); // undeclared
+}
+
+TEST(Roof, ACacheWithoutAMeasuredRateTakesTheFasterLevels) {
+  auto d = cpu_with_caches();
+  d.one_core_extra_peaks.erase("l2_gbs");
+  // L2 holds it but its rate is unknown: the L1 rate is a bound the L2 cannot beat.
+  EXPECT_EQ(perfgate::roof_of(streaming(100e3), d, true).B_roof, 200.0);
+  auto gpu = cpu_with_caches();
+  gpu.kind = "gpu"; // a GPU's caches are judged by measured traffic, not a working set
+  EXPECT_EQ(perfgate::roof_of(streaming(100e3), gpu, false).limiter, "dram");
+}

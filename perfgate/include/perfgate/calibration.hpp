@@ -8,6 +8,7 @@
 #include <perfgate/device.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ struct microbench_device {
   std::optional<double> clock_mhz_before;
   std::optional<double> clock_mhz_after;
   std::string throttle_reasons;
+  /// CPU: cache capacities one core sees, bytes ("l1", "l2", "llc"), as device::cache_bytes.
+  std::map<std::string, double, std::less<>> cache_bytes;
 };
 
 /// A whole micro-benchmark run.

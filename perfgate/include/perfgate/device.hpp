@@ -46,6 +46,11 @@ struct device {
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
   std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
+  /// CPU only: optional peaks of one core (its cache bandwidths `l2_gbs`, `llc_gbs`, ...).
+  std::map<std::string, double, std::less<>> one_core_extra_peaks;
+  /// CPU only: cache capacities one core sees (bytes): "l1", "l2" (private to a core) and
+  /// "llc" (shared by all). Empty when unknown.
+  std::map<std::string, double, std::less<>> cache_bytes;
   /// Whether the device issues load/store, integer and floating-point instructions to separate
   /// pipes that overlap (then the roof's compute terms overlap instead of adding up). From the
   /// file's `co_issue`, else by architecture: CPUs, AMD GPUs and NVIDIA compute capability 7.0
@@ -71,6 +76,21 @@ struct device {
 /// The DRAM roof of a device (all cores, or one core's peaks), 1e9 B/s: `dram_roof_gbs` when
 /// stated, else the largest of dram_gbs and (all cores only) every `dram_*_gbs` pattern peak.
 [[nodiscard]] double memory_roof_gbs(const device& d, bool one_core = false);
+
+/// A cache level a working set can stream from, and its read bandwidth (1e9 B/s).
+struct cache_level {
+  std::string name; ///< "l1", "l2", "llc"
+  double capacity_bytes = 0;
+  double gbs = 0;
+};
+
+/// The fastest CPU cache level that can hold `working_set_bytes` (up to twice its capacity:
+/// a working set a little larger than a cache still hits it partly, and a roof must not be
+/// beaten), with its bandwidth for one core or all (`l1`: ldst_ginst x 4 B; `l2`, `llc`: the
+/// `l2_gbs`, `llc_gbs` peaks). All cores see the private levels once per core. Empty for a GPU,
+/// a device without cache data, or a working set beyond the last level.
+[[nodiscard]] std::optional<cache_level> cache_holding(const device& d, double working_set_bytes,
+                                                       bool one_core);
 
 /// Serialise to `perfgate-device/1` JSON text.
 [[nodiscard]] std::string device_to_json(const device& d);

@@ -65,6 +65,9 @@ struct declared_work {
   double fp64_flops = 0;
   double int_ops = 0;
   double bytes = 0;
+  /// The data one invocation touches (bytes; 0: unknown). A CPU kernel whose working set fits a
+  /// cache streams from that cache, so its memory roof is that cache's bandwidth, not DRAM's.
+  double working_set_bytes = 0;
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).
