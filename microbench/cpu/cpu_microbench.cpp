@@ -229,7 +229,7 @@ std::vector<microbench_result> dram_benchmarks(const std::string& scope,
 std::string format_line(std::size_t step, std::size_t steps, const microbench_result& r) {
   char line[200];
   std::snprintf(line, sizeof line,
-                "[%2zu/%zu] %-15s %-3s core%s %10.2f (median %.2f, spread %.1f%%)", step, steps,
+                "[%2zu/%zu] %-17s %-3s core%s %10.2f (median %.2f, spread %.1f%%)", step, steps,
                 r.key.c_str(), r.scope == "one" ? "one" : "all", r.scope == "one" ? " " : "s",
                 r.best, r.median, 100.0 * r.spread());
   return line;

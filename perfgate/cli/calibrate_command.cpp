@@ -129,8 +129,9 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
     const device d = device_from_microbench(run, id);
     emit(calibration_to_json(d, run, argv), opt->output);
     std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
-              << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM " << d.peaks.dram_gbs
-              << " GB/s\n";
+              << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM roof "
+              << memory_roof_gbs(d) << " GB/s (mean of read, write and copy " << d.peaks.dram_gbs
+              << ")\n";
     return 0;
   };
 }
