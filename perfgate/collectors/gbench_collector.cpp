@@ -35,8 +35,8 @@ void check_result(const process_result& r, const collect_request& request) {
 
 process_options forwarding_options(const collect_request& request) {
   process_options o;
-  o.timeout_s = request.timeout_s;
-  o.on_stderr_line = [](std::string_view line) { std::cerr << line << "\n"; };
+  o.timeout_s = request.time_left();
+  o.forward_stderr = true;
   return o;
 }
 } // namespace
@@ -65,10 +65,16 @@ profile collect_gbench(const collect_request& request) {
   argv.push_back("--benchmark_repetitions=" + std::to_string(request.repetitions));
   auto options = forwarding_options(request);
   options.capture_stdout = true; // the console table; shown only when the run fails
+  struct remove_at_exit { // also when the run throws (timed out, perfgate interrupted)
+    const fs::path& file;
+    ~remove_at_exit() {
+      std::error_code ec;
+      fs::remove(file, ec);
+    }
+  } const remover{out};
   const auto result = run_process(argv, options);
   if (result.exit_code != 0 || result.signal != 0 || result.timed_out) {
     std::cerr << result.stdout_text;
-    fs::remove(out);
     check_result(result, request);
   }
   if (!fs::exists(out)) {
@@ -76,7 +82,6 @@ profile collect_gbench(const collect_request& request) {
                        " wrote no Google Benchmark JSON: is it a Google Benchmark binary?");
   }
   const std::string text = read_text_file(out);
-  fs::remove(out);
   auto p = import_gbench_json(text, request.program.front() + " (Google Benchmark JSON)");
   p.source_file = request.program.front();
   return p;

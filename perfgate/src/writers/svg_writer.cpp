@@ -9,6 +9,8 @@
 #include "number_format.hpp"
 #include "table.hpp"
 
+#include "src/strings.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -48,44 +50,8 @@ std::string colour(std::size_t i) { return std::string(k_palette[i % k_palette.s
 
 // ---- text ---------------------------------------------------------------------------------
 
-// Valid UTF-8 holding only characters XML 1.0 allows: a name from a profiler can hold anything,
-// and one bad byte would make the whole document unreadable.
-std::string xml_chars(std::string_view s) {
-  static constexpr char32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
-  std::string out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80           ? 1
-                          : (c >> 5) == 0x06 ? 2
-                          : (c >> 4) == 0x0e ? 3
-                          : (c >> 3) == 0x1e ? 4
-                                             : 0;
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
-    bool ok = n != 0 && i + n <= s.size();
-    for (std::size_t j = 1; ok && j < n; ++j) {
-      const auto cc = static_cast<unsigned char>(s[i + j]);
-      ok = (cc & 0xc0) == 0x80;
-      cp = (cp << 6) | (cc & 0x3fu);
-    }
-    ok = ok && cp >= min_for_length[n] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) &&
-         cp != 0xfffe && cp != 0xffff;
-    if (!ok) {
-      out += '?';
-      i += 1;
-    } else if (cp < 0x20) {
-      out += ' '; // labels are one line
-      i += 1;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
-}
-
-// Text made valid for XML (xml_chars), then escaped the same way as every other writer.
-std::string escape(std::string_view s) { return html_escape(xml_chars(s)); }
+// Every label goes through the one markup escaper (valid UTF-8, XML 1.0 characters, & < > " ').
+std::string escape(std::string_view s) { return html_escape(std::string(s)); }
 
 std::size_t char_count(std::string_view utf8) {
   return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
@@ -100,7 +66,7 @@ double text_width(std::string_view utf8, double size, bool bold = false) {
 
 // At most `max_chars` characters, the last one an ellipsis when cut (never inside a character).
 std::string ellipsize(std::string_view text, std::size_t max_chars) {
-  const std::string s = xml_chars(text);
+  const std::string s = valid_utf8(text);
   if (char_count(s) <= max_chars) {
     return s;
   }
@@ -126,7 +92,7 @@ std::size_t chars_in(double width, double size, double em = 0.58) {
 // A kernel's name for a label: without a leading "void " and, when still too long, with its
 // argument list elided ("kernel_00<float, 1>(\u2026)"); the full name is in a tooltip.
 std::string short_name(std::string_view name, std::size_t max_chars) {
-  std::string s = xml_chars(name);
+  std::string s = valid_utf8(name);
   if (s.rfind("void ", 0) == 0 && s.size() > 5) {
     s.erase(0, 5);
   }
