@@ -686,6 +686,41 @@ std::string roofline_y_title(const std::vector<kernel_point>& ks) {
 
 } // namespace
 
+std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
+  std::vector<std::size_t> drawn;
+  for (const verdict_status s : {verdict_status::fail, verdict_status::warn,
+                                 verdict_status::pass, verdict_status::skip}) {
+    for (std::size_t i = 0; i < r.kernels.size() && drawn.size() < max; ++i) {
+      if (r.kernels[i].result.status == s) {
+        drawn.push_back(i);
+      }
+    }
+  }
+  std::sort(drawn.begin(), drawn.end());
+  return drawn;
+}
+
+std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn) {
+  const std::size_t left = r.kernels.size() - drawn.size();
+  if (left == 0) {
+    return {};
+  }
+  std::size_t failed = 0;
+  std::size_t warned = 0;
+  std::size_t next = 0; // walks `drawn`, which is in report order
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    if (next < drawn.size() && drawn[next] == i) {
+      ++next;
+      continue;
+    }
+    failed += r.kernels[i].result.status == verdict_status::fail ? 1 : 0;
+    warned += r.kernels[i].result.status == verdict_status::warn ? 1 : 0;
+  }
+  return std::to_string(left) + " more kernel" + (left == 1 ? "" : "s") + " not drawn (" +
+         std::to_string(failed) + " failed, " + std::to_string(warned) +
+         " warned): the report lists them all";
+}
+
 std::string roofline_svg(const report& r, std::size_t device_index) {
   if (device_index >= r.devices.size()) {
     throw usage_error("roofline chart: device index " + std::to_string(device_index) +
@@ -720,6 +755,16 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
       }
     }
     ks.push_back(kp);
+  }
+  // Thousands of kernels: the roofs above hold for all of them; only some are drawn.
+  const std::vector<std::size_t> drawn = kernels_to_draw(r, k_max_roofline_kernels);
+  if (drawn.size() < ks.size()) {
+    std::vector<kernel_point> kept;
+    kept.reserve(drawn.size());
+    for (const std::size_t i : drawn) {
+      kept.push_back(ks[i]);
+    }
+    ks = std::move(kept);
   }
   if (roofs.empty()) { // no kernel predicted here: the device's own roofs
     roofs.push_back({{kernel_type::fp32}, d.peaks.fp32_gflops, d.peaks.dram_gbs});
@@ -985,6 +1030,11 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
       e.detail = "not predicted on this device";
     }
     body += legend_row(ly, e);
+    ly += k_legend_row;
+  }
+  if (const std::string more = kernels_left_out(r, drawn); !more.empty()) {
+    body += text({k_legend_left, ly + 4}, 12, "start", more,
+                 "class=\"kernels-left-out\" fill=\"#333333\"");
     ly += k_legend_row;
   }
 
