@@ -382,7 +382,9 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
         fds[n++] = {fd, POLLIN, 0};
       }
     }
-    ::poll(fds, n, poll_ms_until(std::min(deadline, kill_at)));
+    // SIGCHLD wakes the poll through the self-pipe; once the timeout has fired, only that.
+    const auto next = std::min(result.timed_out ? kill_at : deadline, kill_at);
+    ::poll(fds, n, poll_ms_until(next));
     for (const int s : signal_watch::take()) {
       if (s != SIGCHLD && result.interrupted_by == 0) {
         result.interrupted_by = s;
