@@ -189,7 +189,8 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
       write_files_atomically({{path, json}, {chart, svg}});
       std::cout << "perfgate: report " << o->report_file << "\n"
                 << "<CTestMeasurementFile type=\"image/svg+xml\" name=\"roofline\">"
-                << std::filesystem::absolute(chart).string() << "</CTestMeasurementFile>\n";
+                << detail::html_escape(std::filesystem::absolute(chart).string())
+                << "</CTestMeasurementFile>\n";
     }
     return static_cast<int>(gate_exit_status(r));
   };
