@@ -193,8 +193,7 @@ void write_files_atomically(const std::vector<file_content>& files) {
   }
   // The first file (the report) is removed before and renamed after the others: no moment
   // shows it beside another write's charts.
-  if (set.files.size() > 1 && ::unlink(set.files.front().target.c_str()) != 0 &&
-      errno != ENOENT) {
+  if (set.files.size() > 1 && ::unlink(set.files.front().target.c_str()) != 0 && errno != ENOENT) {
     fail(set.files.front().target, "cannot replace it", errno);
   }
   for (std::size_t i = 1; i <= set.files.size(); ++i) {

@@ -79,9 +79,11 @@ TEST(GbenchImporter, DenormalTimeIsAnInputError) {
   for (const char* time : {"4e-310", "1e-301"}) { // denormal as written, or once in seconds
     const std::string text = std::string(R"({"context": {}, "benchmarks": [
       {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
-       "real_time": )") + time + R"(, "time_unit": "ns", "perfgate_bytes": 2e8}]})";
+       "real_time": )") + time +
+                             R"(, "time_unit": "ns", "perfgate_bytes": 2e8}]})";
     const auto message = perfgate::test::import_failure(text, "g.json");
-    EXPECT_NE(message.find("g.json: key 'benchmarks[0].real_time': a time of " + std::string(time) + " ns is below the smallest normal double"),
+    EXPECT_NE(message.find("g.json: key 'benchmarks[0].real_time': a time of " + std::string(time) +
+                           " ns is below the smallest normal double"),
               std::string::npos)
         << message;
   }

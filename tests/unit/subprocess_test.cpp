@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "src/subprocess.hpp"
-
 #include <perfgate/error.hpp>
+
+#include "src/subprocess.hpp"
 
 #include <gtest/gtest.h>
 
@@ -130,8 +130,9 @@ TEST(Subprocess, TimeoutArithmeticNeitherOverflowsNorWraps) {
 // Issue 16 #4: SIGTERM sent to perfgate goes on to the program's group, which is stopped, and
 // the run ends with an error that says so; a program that ignores it is killed after a grace.
 TEST(Subprocess, SigtermToUsIsPassedOnToTheProgramsGroup) {
-  for (const std::string script : {"sleep 30 & echo $! >&2; kill -TERM $PPID; wait",
-                                   "trap '' TERM; sleep 30 & echo $! >&2; kill -TERM $PPID; wait"}) {
+  for (const std::string script :
+       {"sleep 30 & echo $! >&2; kill -TERM $PPID; wait",
+        "trap '' TERM; sleep 30 & echo $! >&2; kill -TERM $PPID; wait"}) {
     std::string background;
     process_options o;
     o.on_stderr_line = [&](std::string_view l) { background = l; };
@@ -162,10 +163,11 @@ TEST(Subprocess, ForwardedStderrIsCopiedUnchanged) {
   ::dup2(file, STDERR_FILENO);
   process_options o;
   o.forward_stderr = true;
-  const auto r = run_process(
-      {"sh", "-c", "i=0; while [ $i -lt 20000 ]; do echo \"line $i\" >&2; i=$((i+1)); done; "
+  const auto r =
+      run_process({"sh", "-c",
+                   "i=0; while [ $i -lt 20000 ]; do echo \"line $i\" >&2; i=$((i+1)); done; "
                    "printf 'a\\r\\n\\nlast' >&2"},
-      o);
+                  o);
   ::dup2(saved, STDERR_FILENO);
   ::close(saved);
   std::ifstream in(name, std::ios::binary);

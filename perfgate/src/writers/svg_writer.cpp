@@ -7,9 +7,8 @@
 #include <perfgate/error.hpp>
 
 #include "number_format.hpp"
-#include "table.hpp"
-
 #include "src/strings.hpp"
+#include "table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -688,8 +687,8 @@ std::string roofline_y_title(const std::vector<kernel_point>& ks) {
 
 std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
   std::vector<std::size_t> drawn;
-  for (const verdict_status s : {verdict_status::fail, verdict_status::warn,
-                                 verdict_status::pass, verdict_status::skip}) {
+  for (const verdict_status s :
+       {verdict_status::fail, verdict_status::warn, verdict_status::pass, verdict_status::skip}) {
     for (std::size_t i = 0; i < r.kernels.size() && drawn.size() < max; ++i) {
       if (r.kernels[i].result.status == s) {
         drawn.push_back(i);
