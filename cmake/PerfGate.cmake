@@ -106,7 +106,9 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     Labels added to ``perf``.
 
   ``TIMEOUT <seconds>``
-    Test timeout, also passed to ``perfgate run`` so a hung program exits 3. Default 600.
+    How long the program may run, all its runs together (``perfgate run --timeout``): a hung
+    program is killed with its process group and the test fails (exit 3) naming it. The CTest
+    ``TIMEOUT`` of the test is 30 s longer, so that perfgate gets to say what hung. Default 600.
 
   Every test gets ``SKIP_RETURN_CODE 77`` (no suitable device, no counter permission) and a
   ``RESOURCE_LOCK`` (``perfgate_gpu`` or ``perfgate_cpu``) so perf tests on one device never
@@ -114,7 +116,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
 
   .. note::
     A keyword this function does not know, a keyword without its value, or a malformed value
-    stops configuration with a message that names it.
+    stops configuration with a message that names it. So does a value of ``ARGS``, ``DEVICES``
+    or ``LABELS`` in capitals that is a keyword or within two letters of one
+    (``LABELS nightly MIN_EFFICENCY 0.99``): it would otherwise be taken as one more value and
+    the keyword's setting silently dropped.
 
   Example:
 
@@ -152,6 +157,73 @@ function(_perfgate_check_number name keyword value low high)
   if(NOT high STREQUAL "" AND value GREATER high)
     _perfgate_fail(${name} "${keyword} must be at most ${high}, got ${value}")
   endif()
+endfunction()
+
+# The edit distance of two words, for telling a misspelt keyword from a value.
+function(_perfgate_edit_distance a b out_var)
+  string(LENGTH "${a}" la)
+  string(LENGTH "${b}" lb)
+  set(previous "")
+  foreach(j RANGE ${lb})
+    list(APPEND previous ${j})
+  endforeach()
+  foreach(i RANGE 1 ${la})
+    math(EXPR ai "${i} - 1")
+    string(SUBSTRING "${a}" ${ai} 1 ca)
+    set(current ${i})
+    foreach(j RANGE 1 ${lb})
+      math(EXPR bj "${j} - 1")
+      string(SUBSTRING "${b}" ${bj} 1 cb)
+      list(GET previous ${j} up)
+      list(GET previous ${bj} diagonal)
+      list(GET current ${bj} left)
+      if(NOT ca STREQUAL cb)
+        math(EXPR diagonal "${diagonal} + 1")
+      endif()
+      math(EXPR up "${up} + 1")
+      math(EXPR left "${left} + 1")
+      set(best ${diagonal})
+      if(up LESS best)
+        set(best ${up})
+      endif()
+      if(left LESS best)
+        set(best ${left})
+      endif()
+      list(APPEND current ${best})
+    endforeach()
+    set(previous ${current})
+  endforeach()
+  list(GET previous ${lb} distance)
+  set(${out_var} ${distance} PARENT_SCOPE)
+endfunction()
+
+# A multi-value keyword takes everything up to the next keyword, so a misspelt keyword after it
+# (`LABELS nightly MIN_EFFICENCY 0.99`) would silently become a value and disable the check.
+# A value in capitals that is a keyword of this function or within two edits of one is an error.
+function(_perfgate_check_multi_values name keyword keywords)
+  foreach(value IN LISTS ARGN)
+    if(NOT value MATCHES "^[A-Z][A-Z0-9_]+$")
+      continue()
+    endif()
+    foreach(known IN LISTS keywords)
+      string(LENGTH "${value}" lv)
+      string(LENGTH "${known}" lk)
+      math(EXPR gap "${lv} - ${lk}")
+      if(gap GREATER 2 OR gap LESS -2)
+        continue()
+      endif()
+      _perfgate_edit_distance("${value}" "${known}" distance)
+      if(distance LESS_EQUAL 2)
+        if(distance EQUAL 0)
+          set(what "the keyword ${known} twice, or a keyword given as a value")
+        else()
+          set(what "a misspelt keyword (did you mean ${known}?)")
+        endif()
+        _perfgate_fail(${name} "${keyword} value \"${value}\" looks like ${what}; it would be "
+                       "taken as one of the ${keyword} values and its setting ignored")
+      endif()
+    endforeach()
+  endforeach()
 endfunction()
 
 # The calibration test of one backend (cpu or gpu), created once per build tree.
@@ -197,6 +269,10 @@ function(add_perf_prediction target)
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
   endif()
+  foreach(keyword IN LISTS multi_value)
+    _perfgate_check_multi_values(${name} ${keyword} "${options};${one_value};${multi_value}"
+                                 ${arg_${keyword}})
+  endforeach()
   if(NOT TARGET "${target}")
     _perfgate_fail(${name} "\"${target}\" is not a target defined before this call")
   endif()
@@ -316,12 +392,21 @@ function(add_perf_prediction target)
   endif()
   list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"
        ${arg_ARGS})
+  # CTest's own timeout comes later, so that perfgate kills a hung program itself and says
+  # which one hung (exit 3) instead of a bare CTest "Timeout": the time to stop the program,
+  # then to predict and write the report for many kernels.
+  string(REGEX MATCH "^[0-9]*" whole "${timeout}")
+  set(extra 30)
+  if(NOT timeout STREQUAL whole)
+    set(extra 31) # a fraction: rounded up
+  endif()
+  math(EXPR ctest_timeout "0${whole} + ${extra}")
 
   add_test(NAME "${test_name}" COMMAND ${command})
   set_tests_properties("${test_name}" PROPERTIES
     LABELS "perf;${arg_LABELS}"
     SKIP_RETURN_CODE 77
-    TIMEOUT "${timeout}"
+    TIMEOUT "${ctest_timeout}"
     RESOURCE_LOCK "${resource}"
     ATTACHED_FILES_ON_FAIL "${report}")
   if(fixtures)

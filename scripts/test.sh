@@ -1,10 +1,42 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The README's test command: installs what is missing, builds with tests, runs every test.
+# The README's test command: installs what is missing, builds with tests, runs every test; then
+# the same in the configurations users have without GPU toolchains (docs/ci.md):
+#   default  every toolchain found here (CUDA with CUPTI, HIP)        build/ (PERFGATE_BUILD_DIR)
+#   nogpu    no CUDA toolkit found, no HIP: CPU-only users             build-nogpu/
+#   nocupti  -DPERFGATE_WITH_CUPTI=OFF (a CUDA toolkit without CUPTI)  build-nocupti/
+# The extra configurations skip the GPU micro-benchmarks (they need the missing toolchains
+# anyway) and run the whole test suite but consumer.add_subdirectory and consumer.examples_build:
+# those build perfgate's source, or the examples, with the toolchains this machine has whatever
+# the configuration, so they would only repeat the default run (about 10 minutes of CI).
+# PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+configs="${PERFGATE_TEST_CONFIGS:-default nogpu nocupti}"
 "$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON
-build="${PERFGATE_BUILD_DIR:-$root/build}"
-echo "==> test"
-ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)"
+
+run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
+  local name=$1 build=$2 exclude=$3
+  shift 3
+  echo "==> configuration: $name"
+  PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON "$@"
+  echo "==> test ($name)"
+  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
+}
+same_everywhere='^consumer\.(add_subdirectory|examples_build)$'
+
+for config in $configs; do
+  case "$config" in
+    default) run_config default "${PERFGATE_BUILD_DIR:-$root/build}" "" ;;
+    nogpu)
+      # CMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit: the configure path of a machine without a
+      # toolkit (CUPTI AUTO finds none), whatever this machine has.
+      run_config nogpu "$root/build-nogpu" "$same_everywhere" -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF \
+        -DCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit=ON ;;
+    nocupti)
+      run_config nocupti "$root/build-nocupti" "$same_everywhere" -DPERFGATE_WITH_CUPTI=OFF \
+        -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF ;;
+    *) echo "scripts/test.sh: unknown configuration '$config' (default, nogpu, nocupti)" >&2
+       exit 2 ;;
+  esac
+done

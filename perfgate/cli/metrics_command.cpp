@@ -29,7 +29,8 @@ action add_metrics_command(CLI::App& app) {
   cmd->add_option("--format", o->format, "text or json (perfgate-metrics/1)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  return [o]() {
+  // -> int: without CUPTI the body only throws, and the lambda would deduce void.
+  return [o]() -> int {
 #ifdef PERFGATE_HAVE_CUPTI
     const auto plan = detail::plan_chip_metrics(o->chip);
     emit(o->format == "json" ? detail::chip_metric_plan_to_json(plan)

@@ -10,7 +10,9 @@
 #include "collectors/collectors.hpp"
 #include "commands.hpp"
 #include "src/writers/number_format.hpp"
+#include "src/writers/table.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -95,7 +97,10 @@ void print_summary(const report& r) {
   }
   for (const auto& k : r.kernels) {
     if (k.result.efficiency) {
-      std::cout << "<CTestMeasurement type=\"numeric/double\" name=\"" << k.name << ".efficiency\">"
+      // CTest drops a measurement whose name holds < or &, and a " ends the attribute: the name
+      // goes through the markup escaper like every other XML output.
+      std::cout << "<CTestMeasurement type=\"numeric/double\" name=\""
+                << detail::html_escape(k.name) << ".efficiency\">"
                 << detail::fixed(*k.result.efficiency, 4) << "</CTestMeasurement>\n";
     }
   }
@@ -135,8 +140,18 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   cmd->add_option("--report", o->report_file, "Write the perfgate-report/1 JSON here (atomically)");
-  cmd->add_option("--timeout", o->timeout_s, "Kill the program after this many seconds (exit 3)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--timeout", o->timeout_s,
+                  "Kill the program after this many seconds, all its runs together (exit 3)")
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            // CLI::PositiveNumber lets nan and inf through.
+            double v = 0;
+            const bool number = CLI::detail::lexical_cast(text, v);
+            return number && std::isfinite(v) && v > 0
+                       ? std::string()
+                       : "expected a finite number of seconds > 0, got '" + text + "'";
+          },
+          "SECONDS > 0"));
   cmd->add_option("--repetitions", o->repetitions, "gbench: repetitions per benchmark")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
@@ -164,17 +179,18 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     print_summary(r);
     if (!o->report_file.empty()) {
       const std::filesystem::path path(o->report_file);
-      if (path.has_parent_path()) {
-        std::filesystem::create_directories(path.parent_path());
-      }
-      write_file_atomically(path, report_to_json(r));
-      // The local device's roofline beside the report, attached to the test for CDash.
+      create_parent_directories(path);
+      // The local device's roofline beside the report, attached to the test for CDash; the
+      // two are written as one unit, so a report never sits beside another run's chart.
       std::filesystem::path chart = path;
       chart.replace_extension(".roofline.svg");
-      write_file_atomically(chart, report_roofline_svg(r, 0));
+      const std::string json = report_to_json(r);
+      const std::string svg = report_roofline_svg(r, 0);
+      write_files_atomically({{path, json}, {chart, svg}});
       std::cout << "perfgate: report " << o->report_file << "\n"
                 << "<CTestMeasurementFile type=\"image/svg+xml\" name=\"roofline\">"
-                << std::filesystem::absolute(chart).string() << "</CTestMeasurementFile>\n";
+                << detail::html_escape(std::filesystem::absolute(chart).string())
+                << "</CTestMeasurementFile>\n";
     }
     return static_cast<int>(gate_exit_status(r));
   };

@@ -6,6 +6,8 @@
 
 #include <perfgate/profile.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,11 +20,24 @@ namespace perfgate::detail {
 
 struct collect_request {
   std::vector<std::string> program; ///< argv of the program to profile
+  /// For the whole collection, every run of the program together (CUPTI runs it twice,
+  /// rocprofv3 once per counter pass): a CTest TIMEOUT a little above it then never cuts
+  /// perfgate off before it says what hung.
   std::optional<double> timeout_s;
   int repetitions = 5; ///< gbench: --benchmark_repetitions
   /// `--kernels`: ECMAScript regex searched in the demangled kernel name; empty for all. The
   /// ncu collector hands it to ncu so that other kernels are not replayed at all.
   std::string kernel_regex;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+
+  /// What is left of timeout_s for the next run of the program (at least a millisecond).
+  [[nodiscard]] std::optional<double> time_left() const {
+    if (!timeout_s) {
+      return std::nullopt;
+    }
+    const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - started;
+    return std::max(*timeout_s - spent.count(), 1e-3);
+  }
 };
 
 /// A Google Benchmark binary run with JSON output and repetitions.

@@ -199,7 +199,7 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
                           ("perfgate-cupti-" + mode + "-" + std::to_string(::getpid()) + ".json");
   fs::remove(output);
   process_options o;
-  o.timeout_s = request.timeout_s;
+  o.timeout_s = request.time_left();
   o.environment = cupti_run_environment(mode, library, output.string(), metrics);
   const auto result = run_process(request.program, o);
   const std::string program = request.program.front();

@@ -134,9 +134,9 @@ profile collect_ncu(const collect_request& request, const std::vector<std::strin
   const fs::path log =
       fs::temp_directory_path() / ("perfgate-ncu-" + std::to_string(::getpid()) + ".csv");
   process_options o;
-  o.timeout_s = request.timeout_s;
+  o.timeout_s = request.time_left();
   o.environment = {{"LC_ALL", "C"}}; // plain numbers: no locale's thousands separators
-  o.on_stderr_line = [](std::string_view line) { std::cerr << line << "\n"; };
+  o.forward_stderr = true;
   const auto result = run_process(ncu_command_line(request, metrics, log.string()), o);
   if (result.not_found) {
     fs::remove(log);

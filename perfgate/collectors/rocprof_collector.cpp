@@ -83,8 +83,8 @@ profile collect_rocprof(const collect_request& request) {
     std::cerr << "perfgate: rocprofv3 pass " << i + 1 << "/" << passes.size() << " on " << arch
               << "\n";
     process_options o;
-    o.timeout_s = request.timeout_s;
-    o.on_stderr_line = [](std::string_view line) { std::cerr << line << "\n"; };
+    o.timeout_s = request.time_left();
+    o.forward_stderr = true;
     const auto r = run_process(argv, o);
     if (r.timed_out || r.signal != 0 || r.exit_code != 0) {
       fs::remove_all(dir);

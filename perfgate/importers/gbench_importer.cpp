@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
 #include <map>
 
@@ -115,7 +116,13 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
       order.push_back(name);
     }
     benchmark_runs& r = it->second;
-    r.times_s.push_back(b.positive("real_time") * seconds_per(b));
+    const double time_s = b.positive("real_time") * seconds_per(b);
+    if (!std::isnormal(time_s)) { // a denormal time: bound / time would be inf
+      b.fail("real_time", "a time of " + b.raw().at("real_time").dump() + " " +
+                              b.string_or("time_unit", "ns") +
+                              " is below the smallest normal double in seconds (2.2e-308 s)");
+    }
+    r.times_s.push_back(time_s);
     r.threads = b.has("threads") ? b.count("threads") : 1;
     if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
         b.has("perfgate_int_ops")) {

@@ -3,24 +3,31 @@
 #include <perfgate/file_io.hpp>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace perfgate {
 
-std::string read_text_file(const std::filesystem::path& file) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  if (ec || !std::filesystem::exists(status)) {
-    throw input_error(file.string(), "", "no such file");
+namespace fs = std::filesystem;
+
+std::string read_text_file(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) {
+    // Only a missing file is "no such file"; EACCES, ENOTDIR, ELOOP... say what they are.
+    const int err = errno;
+    throw input_error(file.string(), "",
+                      err == ENOENT ? std::string("no such file")
+                                    : std::string("cannot read it: ") + std::strerror(err));
   }
-  if (std::filesystem::is_directory(status)) {
+  if (S_ISDIR(st.st_mode)) {
     throw input_error(file.string(), "", "is a directory, expected a file");
   }
   std::ifstream in(file, std::ios::binary);
@@ -35,45 +42,171 @@ std::string read_text_file(const std::filesystem::path& file) {
   return s.str();
 }
 
-void write_file_atomically(const std::filesystem::path& file, std::string_view content) {
-  const std::filesystem::path dir =
-      file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-  std::string tmpl = (dir / ("." + file.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) {
-    throw input_error(file.string(), "",
-                      std::string("cannot create a temporary file beside it: ") +
-                          std::strerror(errno));
+void create_parent_directories(const fs::path& file) {
+  if (!file.has_parent_path()) {
+    return;
   }
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  if (ec) {
+    throw input_error(file.string(), "",
+                      "cannot create its folder " + file.parent_path().string() + ": " +
+                          ec.message());
+  }
+}
+
+namespace {
+
+fs::path folder_of(const fs::path& file) {
+  return file.has_parent_path() ? file.parent_path() : fs::path(".");
+}
+
+// One file being written: its content sits in `fd`, an unnamed file (O_TMPFILE) or, where the
+// file system has none, a named one from mkstemp (`named`).
+struct pending_file {
+  fs::path target;
+  int fd = -1;
+  std::string named; // mkstemp's name; empty for an unnamed file
+};
+
+[[noreturn]] void fail(const fs::path& file, const std::string& what, int err) {
+  throw input_error(file.string(), "", what + ": " + std::strerror(err));
+}
+
+void write_all(const pending_file& f, std::string_view content) {
   std::size_t written = 0;
   while (written < content.size()) {
-    const auto n = ::write(fd, content.data() + written, content.size() - written);
+    const auto n = ::write(f.fd, content.data() + written, content.size() - written);
     if (n < 0) {
       if (errno == EINTR) {
         continue;
       }
-      const int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throw input_error(file.string(), "", std::string("write failed: ") + std::strerror(err));
+      fail(f.target, "write failed", errno);
     }
     written += static_cast<std::size_t>(n);
   }
-  // mkstemp creates 0600; a report is an ordinary file for everyone who reads the build tree.
-  ::fchmod(fd, 0644);
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    throw input_error(file.string(), "", std::string("write failed: ") + std::strerror(err));
+  // The temporary is 0600 (mkstemp) or umask-limited; a report is an ordinary file for
+  // everyone who reads the build tree.
+  ::fchmod(f.fd, 0644);
+  if (::fsync(f.fd) != 0) {
+    fail(f.target, "write failed", errno);
   }
-  if (std::rename(tmpl.c_str(), file.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(tmpl.c_str());
-    throw input_error(file.string(), "",
-                      std::string("cannot rename the temporary file into "
-                                  "place: ") +
-                          std::strerror(err));
+}
+
+pending_file open_temporary(const fs::path& target) {
+  pending_file f;
+  f.target = target;
+  const fs::path dir = folder_of(target);
+  if (::access("/proc/self/fd", X_OK) == 0) { // linkat needs /proc/self/fd to name the file
+    f.fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    if (f.fd >= 0) {
+      return f;
+    }
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+      fail(target, "cannot create a temporary file beside it", errno);
+    }
   }
+  f.named = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  f.fd = ::mkstemp(f.named.data());
+  if (f.fd < 0) {
+    fail(target, "cannot create a temporary file beside it", errno);
+  }
+  return f;
+}
+
+// Closes descriptors and removes named temporaries when the write does not complete.
+struct pending_set {
+  std::vector<pending_file> files;
+  int dir_fd = -1;
+  pending_set() = default;
+  pending_set(const pending_set&) = delete;
+  pending_set& operator=(const pending_set&) = delete;
+  ~pending_set() {
+    for (auto& f : files) {
+      if (f.fd >= 0) {
+        ::close(f.fd);
+      }
+      if (!f.named.empty()) {
+        ::unlink(f.named.c_str());
+      }
+    }
+    if (dir_fd >= 0) {
+      ::close(dir_fd); // releases the lock
+    }
+  }
+};
+
+// Holds off the signals a CI runner or a user sends to stop a job while the files are renamed.
+class signals_held {
+public:
+  signals_held() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (const int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+      sigaddset(&set, s);
+    }
+    ::sigprocmask(SIG_BLOCK, &set, &m_old);
+  }
+  signals_held(const signals_held&) = delete;
+  signals_held& operator=(const signals_held&) = delete;
+  ~signals_held() { ::sigprocmask(SIG_SETMASK, &m_old, nullptr); }
+
+private:
+  sigset_t m_old{};
+};
+
+} // namespace
+
+void write_files_atomically(const std::vector<file_content>& files) {
+  if (files.empty()) {
+    return;
+  }
+  const fs::path dir = folder_of(files.front().path);
+  pending_set set;
+  for (const auto& file : files) {
+    if (folder_of(file.path) != dir) {
+      throw input_error(file.path.string(), "",
+                        "must be in the same folder as " + files.front().path.string());
+    }
+    set.files.push_back(open_temporary(file.path));
+    write_all(set.files.back(), file.content);
+  }
+
+  set.dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (set.dir_fd < 0 || ::flock(set.dir_fd, LOCK_EX) != 0) {
+    fail(files.front().path, "cannot lock its folder", errno);
+  }
+  const signals_held held;
+  // Under the lock, give every unnamed file its name beside the target: a fixed name, since no
+  // other writer links while the lock is held, so a name left by a killed writer is replaced.
+  for (auto& f : set.files) {
+    if (!f.named.empty()) {
+      continue;
+    }
+    const std::string name = "." + f.target.filename().string() + ".perfgate-tmp";
+    ::unlinkat(set.dir_fd, name.c_str(), 0);
+    const std::string self = "/proc/self/fd/" + std::to_string(f.fd);
+    if (::linkat(AT_FDCWD, self.c_str(), set.dir_fd, name.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      fail(f.target, "cannot name the temporary file", errno);
+    }
+    f.named = (dir / name).string();
+  }
+  // The first file (the report) is removed before and renamed after the others: no moment
+  // shows it beside another write's charts.
+  if (set.files.size() > 1 && ::unlink(set.files.front().target.c_str()) != 0 && errno != ENOENT) {
+    fail(set.files.front().target, "cannot replace it", errno);
+  }
+  for (std::size_t i = 1; i <= set.files.size(); ++i) {
+    auto& f = set.files[i % set.files.size()]; // 1, 2, ..., n-1, then 0
+    if (std::rename(f.named.c_str(), f.target.c_str()) != 0) {
+      fail(f.target, "cannot rename the temporary file into place", errno);
+    }
+    f.named.clear();
+  }
+}
+
+void write_file_atomically(const fs::path& file, std::string_view content) {
+  write_files_atomically({{file, content}});
 }
 
 } // namespace perfgate

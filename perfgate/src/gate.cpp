@@ -177,6 +177,11 @@ void apply_gate(report& r, const gate_policy& policy) {
 
     if (k.measured && k.measured->time_s > 0) {
       const double e = gated_time_s(p) / k.measured->time_s;
+      if (!std::isfinite(e)) { // JSON has no inf: it would be stored as "no efficiency"
+        throw usage_error("kernel '" + k.name + "': its measured time " +
+                          std::to_string(k.measured->time_s) + " s is too small to compare with " +
+                          "its bound of " + std::to_string(gated_time_s(p)) + " s");
+      }
       v.efficiency = e;
       std::string numbers = "measured " + detail::duration(k.measured->time_s) +
                             (p.roof ? ", roof " : ", bound ") + detail::duration(gated_time_s(p)) +

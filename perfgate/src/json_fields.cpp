@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "json_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace perfgate::detail {
@@ -17,20 +18,33 @@ nlohmann::json json_fields::parse(std::string_view text, const std::string& file
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw input_error(file, "", "the file is empty, expected a JSON object");
   }
+  const auto line_of = [&](std::size_t at) {
+    at = std::min(at, text.size());
+    return std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  };
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // Count the line of the byte where parsing stopped.
-    const std::size_t at = std::min<std::size_t>(e.byte == 0 ? 0 : e.byte - 1, text.size());
-    std::size_t line = 1;
-    for (std::size_t i = 0; i < at; ++i) {
-      line += text[i] == '\n' ? 1 : 0;
-    }
     std::string what = e.what();
     if (const auto pos = what.find("syntax error"); pos != std::string::npos) {
       what = what.substr(pos);
     }
-    throw input_error(file, std::to_string(line), "invalid JSON: " + what);
+    throw input_error(file, line_of(e.byte == 0 ? 0 : e.byte - 1), "invalid JSON: " + what);
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double ("number overflow parsing '1e999'"): nlohmann gives no position,
+    // so the number's text is looked up to name its line.
+    const std::string what = e.what();
+    const auto open = what.find('\'');
+    const auto close = what.rfind('\'');
+    if (e.id != 406 || open == std::string::npos || close <= open) {
+      throw input_error(file, "", std::string("invalid JSON: ") + e.what());
+    }
+    const std::string number = what.substr(open + 1, close - open - 1);
+    const auto at = text.find(number);
+    throw input_error(file, at == std::string_view::npos ? "" : line_of(at),
+                      "invalid JSON: the number " + number +
+                          " is out of range (a double holds at most about 1.8e308)");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <perfgate/report.hpp>
 #include <perfgate/version.hpp>
 
+#include "strings.hpp"
 #include "writers/svg_writer.hpp"
 
 #include <chrono>
@@ -97,7 +98,7 @@ report predict_report(const profile& p, const std::vector<device>& devices,
       continue;
     }
     kernel_report kr;
-    kr.name = k.name;
+    kr.name = detail::valid_utf8(k.name); // a report and its baselines are JSON: UTF-8 only
     kr.invocations = k.invocations;
     kr.params = kernel_params_from_profile(p, k);
     if (k.time_s) {
@@ -119,14 +120,20 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     r.kernels.push_back(std::move(kr));
   }
   if (r.kernels.empty()) {
+    // The first few names, enough to spot a wrong regex; a profile may hold thousands.
+    constexpr std::size_t shown = 20;
     std::string names;
-    for (const auto& k : p.kernels) {
-      names += "\n  " + k.name;
+    for (std::size_t i = 0; i < p.kernels.size() && i < shown; ++i) {
+      names += "\n  " + detail::valid_utf8(p.kernels[i].name);
+    }
+    if (p.kernels.size() > shown) {
+      names += "\n  ... and " + std::to_string(p.kernels.size() - shown) + " more";
     }
     throw usage_error(kernel_regex.empty()
                           ? "the profile " + p.source_file + " holds no kernels"
                           : "--kernel '" + kernel_regex + "' matches no kernel of " +
-                                p.source_file + "; its kernels are:" + names);
+                                p.source_file + "; its " + std::to_string(p.kernels.size()) +
+                                " kernels are:" + names);
   }
   return r;
 }

@@ -2,6 +2,8 @@
 // Small string helpers shared by the library's readers, collectors and writers.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,54 @@ namespace perfgate::detail {
       out += separator;
     }
     out += item;
+  }
+  return out;
+}
+
+/// One UTF-8 character at the front of `s`: its code point and its length in bytes; nothing for
+/// an invalid, overlong, truncated or surrogate sequence.
+struct utf8_char {
+  char32_t code_point;
+  std::size_t length;
+};
+[[nodiscard]] inline std::optional<utf8_char> next_utf8_char(std::string_view s) {
+  static constexpr char32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (s.empty()) {
+    return std::nullopt;
+  }
+  const auto c = static_cast<unsigned char>(s[0]);
+  const std::size_t n = c < 0x80           ? 1
+                        : (c >> 5) == 0x06 ? 2
+                        : (c >> 4) == 0x0e ? 3
+                        : (c >> 3) == 0x1e ? 4
+                                           : 0;
+  if (n == 0 || n > s.size()) {
+    return std::nullopt;
+  }
+  char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
+  for (std::size_t j = 1; j < n; ++j) {
+    const auto cc = static_cast<unsigned char>(s[j]);
+    if ((cc & 0xc0) != 0x80) {
+      return std::nullopt;
+    }
+    cp = (cp << 6) | (cc & 0x3fu);
+  }
+  if (cp < min_for_length[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+    return std::nullopt;
+  }
+  return utf8_char{cp, n};
+}
+
+/// `s` as valid UTF-8: every byte that starts no valid character becomes U+FFFD. Names from
+/// profilers can hold anything; reports, baselines and charts must stay readable.
+[[nodiscard]] inline std::string valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  while (!s.empty()) {
+    const auto c = next_utf8_char(s);
+    const std::size_t n = c ? c->length : 1;
+    out += c ? s.substr(0, n) : std::string_view("\xEF\xBF\xBD");
+    s.remove_prefix(n);
   }
   return out;
 }

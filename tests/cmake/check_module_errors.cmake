@@ -29,25 +29,37 @@ set(cases
   "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, profile"
   "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
   "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
-  "TIMEOUT 0|TIMEOUT must be at least 1")
+  "TIMEOUT 0|TIMEOUT must be at least 1"
+  "LABELS nightly MIN_EFFICENCY 0.99|LABELS value \"MIN_EFFICENCY\" looks like a misspelt keyword (did you mean MIN_EFFICIENCY?)"
+  "DEVICES h100-sxm EXPECT_BOUNDS memory|DEVICES value \"EXPECT_BOUNDS\" looks like a misspelt keyword (did you mean EXPECT_BOUND?)"
+  "ARGS --size 10 TIMOUT 5|ARGS value \"TIMOUT\" looks like a misspelt keyword (did you mean TIMEOUT?)")
+# Configures a project in WORK/<id> that calls `calls` (CMake code) after including the module
+# with stand-ins for perfgate::cli and an executable `bench`.
+function(configure_calls id calls)
+  set(dir "${WORK}/${id}")
+  file(REMOVE_RECURSE "${dir}")
+  file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION 3.25)
+project(module_case LANGUAGES NONE)
+enable_testing()
+add_executable(perfgate::cli IMPORTED GLOBAL)
+set_target_properties(perfgate::cli PROPERTIES IMPORTED_LOCATION /bin/true)
+add_executable(bench IMPORTED GLOBAL)
+set_target_properties(bench PROPERTIES IMPORTED_LOCATION /bin/true)
+include(\"${MODULE}\")
+${calls}
+")
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${dir}" -B "${dir}/build"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(rc "${rc}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
 foreach(case IN LISTS cases)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 arguments)
   list(GET parts 1 expected)
   string(MAKE_C_IDENTIFIER "${arguments}" id)
-  set(dir "${WORK}/${id}")
-  file(REMOVE_RECURSE "${dir}")
-  file(WRITE "${dir}/CMakeLists.txt" "cmake_minimum_required(VERSION 3.25)
-project(module_error LANGUAGES NONE)
-enable_testing()
-add_executable(perfgate::cli IMPORTED GLOBAL)
-set_target_properties(perfgate::cli PROPERTIES IMPORTED_LOCATION /bin/true)
-add_executable(bench IMPORTED GLOBAL)
-include(\"${MODULE}\")
-add_perf_prediction(bench ${arguments})
-")
-  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${dir}" -B "${dir}/build"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  configure_calls("${id}" "add_perf_prediction(bench ${arguments})")
   if(rc EQUAL 0)
     message(FATAL_ERROR "add_perf_prediction(bench ${arguments}) configured, expected an error")
   endif()
@@ -59,3 +71,26 @@ add_perf_prediction(bench ${arguments})
   endif()
   message(STATUS "ok: ${arguments} -> ${expected}")
 endforeach()
+
+# What must configure: values in capitals far from every keyword, and the timeouts: perfgate's
+# --timeout is TIMEOUT, CTest's is 30 s longer so that perfgate can say what hung.
+configure_calls(accepted "add_perf_prediction(bench COLLECTOR profile PROFILE p.csv DEVICES h100-sxm
+                    ARGS --mode FAST LABELS NIGHTLY gpu TIMEOUT 5)
+add_perf_prediction(bench NAME frac COLLECTOR profile PROFILE p.csv DEVICES h100-sxm
+                    TIMEOUT 2.5)")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the accepted calls failed to configure:\n${err}")
+endif()
+file(READ "${WORK}/accepted/build/CTestTestfile.cmake" tests)
+foreach(expected
+    "\"--timeout\" \"5\" \"--\" \"/bin/true\" \"--mode\" \"FAST\""
+    "LABELS \"perf;NIGHTLY;gpu\""
+    "TIMEOUT \"35\""
+    "\"--timeout\" \"2.5\""
+    "TIMEOUT \"33\"")
+  string(FIND "${tests}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected ${expected} in the generated tests:\n${tests}")
+  endif()
+endforeach()
+message(STATUS "ok: capitals far from keywords are values; CTest's TIMEOUT is perfgate's + 30 s")

@@ -274,3 +274,17 @@ TEST(Gate, AFormatOneBaselineIsNotComparedForEfficiency) {
   const auto text = perfgate::baseline_to_json(legacy);
   EXPECT_NE(text.find("\"perfgate-baseline/1\""), std::string::npos) << text;
 }
+
+// Issue 16 #12: a measured time so small that bound / time is inf is refused, not stored as
+// an efficiency JSON can only write as null.
+TEST(Gate, NonFiniteEfficiencyIsAnError) {
+  auto r = one_kernel(1e9, 2e10, 1e-320); // denormal time: bound / 1e-320 s = inf
+  try {
+    perfgate::apply_gate(r, {});
+    FAIL() << "expected usage_error";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'BM_kernel': its measured time"),
+              std::string::npos)
+        << e.what();
+  }
+}

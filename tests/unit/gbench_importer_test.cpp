@@ -72,3 +72,19 @@ TEST(GbenchImporter, NonFiniteAggregatesAsGoogleBenchmarkWritesThem) {
   ASSERT_EQ(p.kernels.size(), 1U);
   EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 12.5e-3);
 }
+
+// Issue 16 #12: a denormal time made the efficiency inf, which JSON stores as null ("no
+// efficiency"); it is refused where it is read, naming the key.
+TEST(GbenchImporter, DenormalTimeIsAnInputError) {
+  for (const char* time : {"4e-310", "1e-301"}) { // denormal as written, or once in seconds
+    const std::string text = std::string(R"({"context": {}, "benchmarks": [
+      {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+       "real_time": )") + time +
+                             R"(, "time_unit": "ns", "perfgate_bytes": 2e8}]})";
+    const auto message = perfgate::test::import_failure(text, "g.json");
+    EXPECT_NE(message.find("g.json: key 'benchmarks[0].real_time': a time of " + std::string(time) +
+                           " ns is below the smallest normal double"),
+              std::string::npos)
+        << message;
+  }
+}

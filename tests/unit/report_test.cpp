@@ -82,7 +82,7 @@ TEST(Report, KernelRegexSelectsAndExplainsWhenNothingMatches) {
     (void)perfgate::predict_report(two_kernels(), devices(), "gemm");
     FAIL() << "expected usage_error";
   } catch (const perfgate::usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("--kernel 'gemm' matches no kernel of two.json; its "
+    EXPECT_NE(std::string(e.what()).find("--kernel 'gemm' matches no kernel of two.json; its 2 "
                                          "kernels are:\n  void axpy<float>(int, float*)"),
               std::string::npos);
   }
@@ -292,5 +292,41 @@ TEST(Report, FormatOneReportsAreReadWithoutRoofs) {
     EXPECT_NE(std::string(e.what()).find("reads report format major versions 1 and 2"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// A kernel name that is not UTF-8 (a CSV holds bytes) is kept readable with U+FFFD: the report
+// is written and valid JSON, where it used to throw and lose the verdict.
+TEST(Report, NonUtf8KernelNameBecomesReplacementCharacter) {
+  auto p = two_kernels();
+  p.kernels[0].name = "bad\xff\xfename<\xc3(int)"; // two stray bytes, a truncated sequence
+  auto r = perfgate::predict_report(p, devices());
+  r.meta = perfgate::make_report_meta("run", {"perfgate", "run", "--", "prog\xff"});
+  EXPECT_EQ(r.kernels[0].name, "bad\xEF\xBF\xBD\xEF\xBF\xBDname<\xEF\xBF\xBD(int)");
+  const auto j = nlohmann::json::parse(perfgate::report_to_json(r));
+  EXPECT_EQ(j["kernels"][0]["name"], "bad\xEF\xBF\xBD\xEF\xBF\xBDname<\xEF\xBF\xBD(int)");
+  EXPECT_EQ(j["meta"]["argv"][3], "prog\xEF\xBF\xBD");
+  const auto back = perfgate::report_from_json(perfgate::report_to_json(r), "r.json");
+  EXPECT_EQ(back.kernels[0].name, r.kernels[0].name);
+}
+
+// With thousands of kernels, "matches no kernel" names the first 20 and counts the rest.
+TEST(Report, NoMatchMessageIsCappedForHugeProfiles) {
+  auto p = two_kernels();
+  const auto k = p.kernels[0];
+  p.kernels.clear();
+  for (int i = 0; i < 5000; ++i) {
+    p.kernels.push_back(k);
+    p.kernels.back().name = "kernel_" + std::to_string(i);
+  }
+  try {
+    (void)perfgate::predict_report(p, devices(), "gemm");
+    FAIL() << "expected usage_error";
+  } catch (const perfgate::usage_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("its 5000 kernels are:\n  kernel_0\n"), std::string::npos) << what;
+    EXPECT_NE(what.find("\n  kernel_19\n  ... and 4980 more"), std::string::npos) << what;
+    EXPECT_EQ(what.find("kernel_20"), std::string::npos);
+    EXPECT_LT(what.size(), 600U);
   }
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfgate {
 
@@ -16,5 +17,24 @@ namespace perfgate {
 /// Write `content` to `file` atomically: a temporary file in the same folder, flushed, then
 /// renamed over the target, so a reader never sees half a file. Throws input_error on failure.
 void write_file_atomically(const std::filesystem::path& file, std::string_view content);
+
+/// One file of a unit written by write_files_atomically.
+struct file_content {
+  std::filesystem::path path;
+  std::string_view content;
+};
+
+/// Files that belong together (a report and its charts), all in one folder, written as one
+/// unit: the contents go to unnamed temporary files first (O_TMPFILE, so a process killed while
+/// writing leaves nothing behind), then, under an exclusive lock on the folder and with
+/// SIGINT/SIGTERM/SIGHUP held off, the first file is removed, the others are renamed into place
+/// and the first one last. Whatever the interleaving of concurrent writers or the moment of a
+/// kill, a first file (the report) that exists sits beside the files of its own write. A name
+/// left by a writer killed during its renames is removed by the next writer. Throws input_error.
+void write_files_atomically(const std::vector<file_content>& files);
+
+/// Creates the folder `file` goes in (and its parents). Throws input_error naming the folder
+/// and the reason (permission denied, a file in the way, ...).
+void create_parent_directories(const std::filesystem::path& file);
 
 } // namespace perfgate

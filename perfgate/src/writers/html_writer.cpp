@@ -53,8 +53,15 @@ std::string report_to_html(const report& r) {
     out += "<figure>\n" + inline_svg(roofline_svg(r, d)) + "</figure>\n";
   }
   out += "<h2>Quadrant-split view per kernel</h2>\n";
-  for (std::size_t k = 0; k < r.kernels.size(); ++k) {
+  // One chart per kernel, as many as the roofline draws: a page of thousands is unusable.
+  const auto drawn = kernels_to_draw(r, k_max_roofline_kernels);
+  for (const std::size_t k : drawn) {
     out += "<figure>\n" + inline_svg(quadrant_svg(r, k)) + "</figure>\n";
+  }
+  if (const std::string more = kernels_left_out(r, drawn); !more.empty()) {
+    out += "<p>" + html_escape(more) +
+           "; <code>perfgate report --format svg --chart quadrant --kernel REGEX</code> draws "
+           "any of them.</p>\n";
   }
   return out + "</body>\n</html>\n";
 }

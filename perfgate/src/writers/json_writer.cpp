@@ -131,7 +131,9 @@ std::string report_to_json(const report& r) {
     }
     j["kernels"].push_back(std::move(jk));
   }
-  return j.dump(2) + "\n";
+  // Names and arguments come from programs and profilers: bytes that are not UTF-8 become
+  // U+FFFD rather than an exception that would lose the verdict.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 } // namespace perfgate

@@ -7,6 +7,7 @@
 #include <perfgate/error.hpp>
 
 #include "number_format.hpp"
+#include "src/strings.hpp"
 #include "table.hpp"
 
 #include <algorithm>
@@ -48,44 +49,8 @@ std::string colour(std::size_t i) { return std::string(k_palette[i % k_palette.s
 
 // ---- text ---------------------------------------------------------------------------------
 
-// Valid UTF-8 holding only characters XML 1.0 allows: a name from a profiler can hold anything,
-// and one bad byte would make the whole document unreadable.
-std::string xml_chars(std::string_view s) {
-  static constexpr char32_t min_for_length[] = {0, 0, 0x80, 0x800, 0x10000};
-  std::string out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80           ? 1
-                          : (c >> 5) == 0x06 ? 2
-                          : (c >> 4) == 0x0e ? 3
-                          : (c >> 3) == 0x1e ? 4
-                                             : 0;
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1fu) : n == 3 ? (c & 0x0fu) : (c & 0x07u);
-    bool ok = n != 0 && i + n <= s.size();
-    for (std::size_t j = 1; ok && j < n; ++j) {
-      const auto cc = static_cast<unsigned char>(s[i + j]);
-      ok = (cc & 0xc0) == 0x80;
-      cp = (cp << 6) | (cc & 0x3fu);
-    }
-    ok = ok && cp >= min_for_length[n] && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) &&
-         cp != 0xfffe && cp != 0xffff;
-    if (!ok) {
-      out += '?';
-      i += 1;
-    } else if (cp < 0x20) {
-      out += ' '; // labels are one line
-      i += 1;
-    } else {
-      out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
-}
-
-// Text made valid for XML (xml_chars), then escaped the same way as every other writer.
-std::string escape(std::string_view s) { return html_escape(xml_chars(s)); }
+// Every label goes through the one markup escaper (valid UTF-8, XML 1.0 characters, & < > " ').
+std::string escape(std::string_view s) { return html_escape(std::string(s)); }
 
 std::size_t char_count(std::string_view utf8) {
   return static_cast<std::size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) {
@@ -100,7 +65,7 @@ double text_width(std::string_view utf8, double size, bool bold = false) {
 
 // At most `max_chars` characters, the last one an ellipsis when cut (never inside a character).
 std::string ellipsize(std::string_view text, std::size_t max_chars) {
-  const std::string s = xml_chars(text);
+  const std::string s = valid_utf8(text);
   if (char_count(s) <= max_chars) {
     return s;
   }
@@ -126,7 +91,7 @@ std::size_t chars_in(double width, double size, double em = 0.58) {
 // A kernel's name for a label: without a leading "void " and, when still too long, with its
 // argument list elided ("kernel_00<float, 1>(\u2026)"); the full name is in a tooltip.
 std::string short_name(std::string_view name, std::size_t max_chars) {
-  std::string s = xml_chars(name);
+  std::string s = valid_utf8(name);
   if (s.rfind("void ", 0) == 0 && s.size() > 5) {
     s.erase(0, 5);
   }
@@ -720,6 +685,41 @@ std::string roofline_y_title(const std::vector<kernel_point>& ks) {
 
 } // namespace
 
+std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
+  std::vector<std::size_t> drawn;
+  for (const verdict_status s :
+       {verdict_status::fail, verdict_status::warn, verdict_status::pass, verdict_status::skip}) {
+    for (std::size_t i = 0; i < r.kernels.size() && drawn.size() < max; ++i) {
+      if (r.kernels[i].result.status == s) {
+        drawn.push_back(i);
+      }
+    }
+  }
+  std::sort(drawn.begin(), drawn.end());
+  return drawn;
+}
+
+std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn) {
+  const std::size_t left = r.kernels.size() - drawn.size();
+  if (left == 0) {
+    return {};
+  }
+  std::size_t failed = 0;
+  std::size_t warned = 0;
+  std::size_t next = 0; // walks `drawn`, which is in report order
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    if (next < drawn.size() && drawn[next] == i) {
+      ++next;
+      continue;
+    }
+    failed += r.kernels[i].result.status == verdict_status::fail ? 1 : 0;
+    warned += r.kernels[i].result.status == verdict_status::warn ? 1 : 0;
+  }
+  return std::to_string(left) + " more kernel" + (left == 1 ? "" : "s") + " not drawn (" +
+         std::to_string(failed) + " failed, " + std::to_string(warned) +
+         " warned): the report lists them all";
+}
+
 std::string roofline_svg(const report& r, std::size_t device_index) {
   if (device_index >= r.devices.size()) {
     throw usage_error("roofline chart: device index " + std::to_string(device_index) +
@@ -754,6 +754,16 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
       }
     }
     ks.push_back(kp);
+  }
+  // Thousands of kernels: the roofs above hold for all of them; only some are drawn.
+  const std::vector<std::size_t> drawn = kernels_to_draw(r, k_max_roofline_kernels);
+  if (drawn.size() < ks.size()) {
+    std::vector<kernel_point> kept;
+    kept.reserve(drawn.size());
+    for (const std::size_t i : drawn) {
+      kept.push_back(ks[i]);
+    }
+    ks = std::move(kept);
   }
   if (roofs.empty()) { // no kernel predicted here: the device's own roofs
     roofs.push_back({{kernel_type::fp32}, d.peaks.fp32_gflops, d.peaks.dram_gbs});
@@ -1019,6 +1029,11 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
       e.detail = "not predicted on this device";
     }
     body += legend_row(ly, e);
+    ly += k_legend_row;
+  }
+  if (const std::string more = kernels_left_out(r, drawn); !more.empty()) {
+    body += text({k_legend_left, ly + 4}, 12, "start", more,
+                 "class=\"kernels-left-out\" fill=\"#333333\"");
     ly += k_legend_row;
   }
 

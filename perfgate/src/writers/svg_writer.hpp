@@ -9,17 +9,29 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace perfgate::detail {
 
 /// Roofline of one device (log-log): x = operational intensity (op/B), y = performance (1e9 op/s).
-/// Draws the memory roof B_mem*x, the compute roof of each kernel type present, each kernel's
+/// Draws at most k_max_roofline_kernels kernels (kernels_to_draw), the legend counting the
+/// rest. Draws the memory roof B_mem*x, the compute roof of each kernel type present, each kernel's
 /// adjusted roof T'_op (a dashed horizontal segment in the kernel's colour), each kernel as a point
 /// at (O_krn, measured performance W_comp/measured time) when measured, else at (O_krn, T_pred)
 /// drawn hollow, the ridge point(s) marked, a legend, title, axis labels with units.
 /// A measurement counts as taken on this device when the verdict names it, else when the
 /// profile's device names it, else (neither says) always. Throws usage_error for a bad index.
 [[nodiscard]] std::string roofline_svg(const report& r, std::size_t device_index);
+
+/// Charts stay readable and fast with thousands of kernels by drawing at most this many.
+inline constexpr std::size_t k_max_roofline_kernels = 200;
+
+/// The indices of at most `max` kernels of `r` to draw: failures, then warnings, then the rest,
+/// each group in report order; the result in report order. Linear in the number of kernels.
+[[nodiscard]] std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max);
+
+/// "19800 more kernels not drawn (12 failed, 3 warned): the report lists them all", or empty.
+[[nodiscard]] std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn);
 
 /// Quadrant-split view of one kernel (MODEL.md section 2): x = memory bandwidth (GB/s), y = compute
 /// throughput (GFLOPS or GIOPS); each device a point (B_mem, T'_op for this kernel), the kernel a

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "table.hpp"
 
+#include "src/strings.hpp"
+
 #include <algorithm>
 
 namespace perfgate::detail {
@@ -85,16 +87,32 @@ std::string render_markdown(const table& t) {
 }
 
 std::string html_escape(const std::string& text) {
+  // Only valid UTF-8 holding characters XML 1.0 allows: a name from a profiler can hold
+  // anything, and one bad byte would make a whole SVG or XML stream unreadable.
   std::string out;
-  for (char c : text) {
-    switch (c) {
+  out.reserve(text.size());
+  std::string_view s = text;
+  while (!s.empty()) {
+    const auto c = next_utf8_char(s);
+    if (!c || c->code_point == 0xfffe || c->code_point == 0xffff) {
+      out += '?';
+      s.remove_prefix(1);
+      continue;
+    }
+    switch (c->code_point) {
     case '&': out += "&amp;"; break;
     case '<': out += "&lt;"; break;
     case '>': out += "&gt;"; break;
     case '"': out += "&quot;"; break;
     case '\'': out += "&apos;"; break;
-    default: out += c;
+    default:
+      if (c->code_point < 0x20) {
+        out += ' '; // labels and cells are one line
+      } else {
+        out.append(s.substr(0, c->length));
+      }
     }
+    s.remove_prefix(c->length);
   }
   return out;
 }

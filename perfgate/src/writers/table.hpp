@@ -16,7 +16,9 @@ struct table {
 [[nodiscard]] std::string render_text(const table& t, const std::string& indent = "  ");
 [[nodiscard]] std::string render_markdown(const table& t);
 [[nodiscard]] std::string render_html(const table& t);
-/// Escape text for HTML and XML (& < > " ').
+/// Text for HTML and XML, the one markup escaper of every writer (and of CDash's measurement
+/// names): & < > " ' escaped, invalid UTF-8 and U+FFFE/U+FFFF as '?', control characters as
+/// spaces.
 [[nodiscard]] std::string html_escape(const std::string& text);
 /// Escape text for a Markdown table cell (pipes, backticks kept readable).
 [[nodiscard]] std::string markdown_cell(const std::string& text);
