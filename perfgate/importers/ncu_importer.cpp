@@ -352,6 +352,22 @@ std::optional<double> ncu_unit_scale(std::string_view unit) {
   return count_scale(unit);
 }
 
+std::vector<std::string> ncu_raw_missing_metrics(std::string_view text,
+                                                 const std::vector<std::string>& requested) {
+  const auto rows = read_csv(text, "ncu output");
+  const auto header = std::find_if(rows.begin(), rows.end(), is_raw_header);
+  std::vector<std::string> missing;
+  if (header == rows.end()) {
+    return missing;
+  }
+  for (const auto& m : requested) {
+    if (!find_column(*header, m)) {
+      missing.push_back(m);
+    }
+  }
+  return missing;
+}
+
 bool looks_like_ncu_csv_raw(std::string_view text) {
   return text.find("\"Kernel Name\"") != std::string_view::npos &&
          text.find("\"Metric Name\"") == std::string_view::npos &&
