@@ -5,6 +5,7 @@
 # tests/fuzz/seeds (plus $PERFGATE_FUZZ_EXTRA_SEEDS, a folder of more samples, when set).
 #   scripts/fuzz.sh --runs N [READER...]     N executions per harness (the 10^6 campaign)
 #   scripts/fuzz.sh --seconds S [READER...]  S seconds per harness (CI's smoke: --seconds 10)
+#   (both: whichever comes first)
 # Prints one line per harness (executions, time, result) and exits 1 on any crash, hang, leak or
 # sanitizer report; the input that caused it is kept in build-fuzz/artifacts/.
 set -euo pipefail
@@ -13,11 +14,17 @@ build="${PERFGATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json detect
      device_json report_json cupti_json)
 limit=()
-case "${1:-}" in
-  --runs) limit=(-runs="$2"); shift 2 ;;
-  --seconds) limit=(-max_total_time="$2"); shift 2 ;;
-  *) echo "usage: $0 --runs N | --seconds S [READER...]  (readers: ${all[*]})" >&2; exit 2 ;;
-esac
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) limit+=(-runs="$2"); shift 2 ;;
+    --seconds) limit+=(-max_total_time="$2"); shift 2 ;;
+    -*) echo "usage: $0 [--runs N] [--seconds S] [READER...]  (readers: ${all[*]})" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if [ ${#limit[@]} -eq 0 ]; then
+  echo "usage: $0 [--runs N] [--seconds S] [READER...]: give at least one limit" >&2; exit 2
+fi
 readers=("$@")
 [ ${#readers[@]} -gt 0 ] || readers=("${all[@]}")
 
@@ -59,7 +66,9 @@ for r in "${readers[@]}"; do
   { seeds_of "$r" || true; } | sort -u | while read -r f; do [ -f "$f" ] && cp "$f" "$seeds/"; done || true
   start=$(date +%s)
   set +e
-  "$build/fuzz/fuzz_$r" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=32768 \
+  max_len=32768
+  [ "$r" != rocpd ] || max_len=262144 # a whole database: the seed is 180 kB of SQLite pages
+  "$build/fuzz/fuzz_$r" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$r-" "$corpus" "$seeds" >"$log" 2>&1
   rc=$?
   set -e

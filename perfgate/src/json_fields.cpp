@@ -31,6 +31,14 @@ nlohmann::json json_fields::parse(std::string_view text, const std::string& file
       what = what.substr(pos);
     }
     throw input_error(file, std::to_string(line), "invalid JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {
+    // Not a syntax error but a value nlohmann cannot hold: a number beyond a double's range
+    // (out_of_range.406, "1e400"), found by fuzzing. It has no byte offset to name a line.
+    std::string what = e.what();
+    if (const auto pos = what.find("] "); pos != std::string::npos) {
+      what = what.substr(pos + 2);
+    }
+    throw input_error(file, "", "invalid JSON: " + what + ", expected a finite number");
   }
 }
 
