@@ -66,6 +66,16 @@ const amd_arch& formulas_for(std::string_view arch) {
   return amd_any_arch();
 }
 
+// The rows of a CSV table that must have at least its header; `expected` names the file kind.
+std::vector<csv_row> read_table(std::string_view text, const std::string& file,
+                                const std::string& expected) {
+  auto rows = read_csv(text, file);
+  if (rows.empty()) {
+    throw input_error(file, "", "the file is empty, expected " + expected);
+  }
+  return rows;
+}
+
 std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
   const auto c = find_column(header, name);
   if (!c) {
@@ -302,11 +312,10 @@ private:
   std::vector<dispatch_rows> m_dispatches;
 };
 
-amd_record_file read_long_records(std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
-  if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected rocprofv3 counter_collection.csv");
-  }
+} // namespace
+
+amd_record_file read_rocprof_csv_records(std::string_view text, const std::string& file) {
+  const auto rows = read_table(text, file, "rocprofv3 counter_collection.csv");
   const csv_row& header = rows.front();
   const std::size_t dispatch_col = required(header, "Dispatch_Id", file);
   const std::size_t kernel_col = required(header, "Kernel_Name", file);
@@ -344,6 +353,7 @@ amd_record_file read_long_records(std::string_view text, const std::string& file
   return out;
 }
 
+namespace {
 // The first of `names` that `header` has.
 std::optional<std::size_t> any_column(const csv_row& header,
                                       std::initializer_list<std::string_view> names) {
@@ -358,10 +368,7 @@ std::optional<std::size_t> any_column(const csv_row& header,
 // rocprof v1 `results.csv` / rocprofv2 / Omniperf `pmc_perf.csv`: one row per dispatch, one
 // column per counter (per-channel counters as "TCC_EA_RDREQ[n]").
 amd_record_file read_wide_records(std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
-  if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected a rocprof results.csv");
-  }
+  const auto rows = read_table(text, file, "a rocprof results.csv");
   const csv_row& header = rows.front();
   const auto dispatch_col = any_column(header, {"Index", "Dispatch_ID"});
   const auto kernel_col = any_column(header, {"KernelName", "Kernel_Name"});
@@ -548,7 +555,7 @@ profile import_amd_records(std::span<const amd_record_file> passes, std::string_
 }
 
 profile import_rocprof_csv(std::string_view text, const std::string& file, std::string_view arch) {
-  const amd_record_file f = read_long_records(text, file);
+  const amd_record_file f = read_rocprof_csv_records(text, file);
   return import_amd_records(std::span(&f, 1), arch, "rocprofv3-csv");
 }
 
@@ -556,7 +563,7 @@ profile import_rocprof_csv_passes(std::span<const rocprof_pass_file> passes,
                                   std::string_view arch) {
   std::vector<amd_record_file> files;
   for (const auto& pass : passes) {
-    files.push_back(read_long_records(pass.text, pass.file));
+    files.push_back(read_rocprof_csv_records(pass.text, pass.file));
   }
   return import_amd_records(files, arch, "rocprofv3-csv");
 }
@@ -577,10 +584,7 @@ bool looks_like_rocprof_kernel_trace(std::string_view text) {
 }
 
 void attach_rocprof_kernel_trace(profile& p, std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
-  if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected rocprofv3 kernel_trace.csv");
-  }
+  const auto rows = read_table(text, file, "rocprofv3 kernel_trace.csv");
   const csv_row& header = rows.front();
   const std::size_t kernel_col = required(header, "Kernel_Name", file);
   const std::size_t start_col = required(header, "Start_Timestamp", file);

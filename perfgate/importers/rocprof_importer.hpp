@@ -79,6 +79,11 @@ struct amd_record_file {
   std::vector<amd_counter_record> records;
 };
 
+/// The records of one rocprofv3 counter_collection.csv (its rows checked as import_rocprof_csv
+/// checks them).
+[[nodiscard]] amd_record_file read_rocprof_csv_records(std::string_view text,
+                                                       const std::string& file);
+
 /// The profile of one or more collection passes of the same run (see
 /// import_rocprof_csv_passes); `format` names it ("rocprofv3-csv", "rocpd", ...).
 [[nodiscard]] profile import_amd_records(std::span<const amd_record_file> passes,
