@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <perfgate/profile.hpp>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -27,5 +29,9 @@ action add_metrics_command(CLI::App& app);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);
+
+/// Print the errors the profiler itself wrote into the profile (ncu's `==ERROR==` lines) to
+/// stderr: a kernel it failed on is absent, and the user must see why.
+void print_tool_errors(const profile& p);
 
 } // namespace perfgate::cli

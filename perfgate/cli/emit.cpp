@@ -16,4 +16,11 @@ void emit(const std::string& text, const std::string& output) {
   std::cerr << "perfgate: wrote " << output << "\n";
 }
 
+void print_tool_errors(const profile& p) {
+  for (const auto& e : p.tool_errors) {
+    std::cerr << "perfgate: " << p.source_file << ": the profiler reported an error, " << e
+              << "\n";
+  }
+}
+
 } // namespace perfgate::cli

@@ -47,6 +47,7 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
       devices.push_back(resolve_device(d));
     }
     const profile p = import_profile(opt->profile_file);
+    print_tool_errors(p);
     report r = predict_report(p, devices, opt->kernel_regex, opt->at_measured_clock);
     r.meta = make_report_meta("predict", argv);
     emit(render_report(r, format), opt->output);

@@ -9,13 +9,16 @@
 
 #include "collectors/collectors.hpp"
 #include "commands.hpp"
+#include "importers/csv_reader.hpp"
 #include "src/writers/number_format.hpp"
 #include "src/writers/table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <regex>
 
 namespace perfgate::cli {
 
@@ -64,6 +67,57 @@ profile collect(const run_options& o) {
     return detail::collect_cupti(request);
   }
   return detail::collect_rocprof(request);
+}
+
+// The quoted kernel names of the profiler's "Failed to profile \"NAME\"" errors.
+std::vector<std::string> kernels_the_profiler_failed_on(const profile& p) {
+  std::vector<std::string> names;
+  for (const auto& e : p.tool_errors) {
+    const auto at = e.find("Failed to profile \"");
+    if (at == std::string::npos) {
+      continue;
+    }
+    const auto begin = at + std::string_view("Failed to profile \"").size();
+    const auto end = e.find('"', begin);
+    if (end != std::string::npos) {
+      names.push_back(e.substr(begin, end - begin));
+    }
+  }
+  return names;
+}
+
+// A kernel the user gates must be in the profile: one the profiler failed on is exit 3 with the
+// profiler's words; a --kernels that matches nothing is a gate failure (1). 0 when all is well.
+int check_gated_kernels_present(const profile& p, const std::string& regex) {
+  std::regex selector;
+  try {
+    selector = std::regex(regex, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error("--kernels '" + regex + "' is not a valid regular expression: " + e.what());
+  }
+  const auto gated = [&](const std::string& name) {
+    return regex.empty() || std::regex_search(name, selector);
+  };
+  for (const auto& name : kernels_the_profiler_failed_on(p)) {
+    const bool present = std::any_of(p.kernels.begin(), p.kernels.end(), [&](const auto& k) {
+      return k.name.find(name) != std::string::npos;
+    });
+    if (gated(name) && !present) {
+      throw target_error("gated kernel '" + name + "' is missing from the profile " +
+                         p.source_file + ": the profiler failed on it" +
+                         detail::quote_tool_errors(p.tool_errors));
+    }
+  }
+  if (!regex.empty() &&
+      std::none_of(p.kernels.begin(), p.kernels.end(),
+                   [&](const kernel_profile& k) { return gated(k.name); })) {
+    std::cout << "perfgate: FAIL: --kernels '" << regex << "' matches no kernel of the profile "
+              << p.source_file << " (" << p.kernels.size() << " kernel"
+              << (p.kernels.size() == 1 ? "" : "s") << " in it)"
+              << detail::quote_tool_errors(p.tool_errors) << "\n";
+    return static_cast<int>(exit_status::gate_failure);
+  }
+  return 0;
 }
 
 std::optional<bound_class> parse_bound(const std::string& s) {
@@ -169,9 +223,13 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     // Collect first: a collector that cannot work here skips (77) before a missing local
     // device file (a GPU calibration that found no GPU) is an error.
     const profile p = collect(*o);
+    print_tool_errors(p);
     std::vector<device> devices;
     for (const auto& d : o->devices) {
       devices.push_back(resolve_device(d));
+    }
+    if (const int missing = check_gated_kernels_present(p, o->kernels); missing != 0) {
+      return missing;
     }
     report r = predict_report(p, devices, o->kernels, true);
     r.meta = make_report_meta("run", argv);

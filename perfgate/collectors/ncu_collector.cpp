@@ -157,6 +157,15 @@ profile collect_ncu(const collect_request& request, const std::vector<std::strin
                           : "--kernels '" + request.kernel_regex + "' matches no kernel " +
                                 request.program.front() + " launched (ncu profiled none)");
   }
+  // ncu exits 0 and leaves a metric it does not know out of the table: the run cannot be
+  // judged without it (the same case as "Failed to find metric" above).
+  if (const auto missing = ncu_raw_missing_metrics(text, metrics); !missing.empty()) {
+    throw skip_error("Nsight Compute did not return metric" +
+                     std::string(missing.size() == 1 ? " " : "s ") + join(missing, ", ") +
+                     " that perfgate asked for (ncu leaves out metrics this GPU or version does "
+                     "not know, with exit code 0); see `perfgate metrics --chip NAME` for the "
+                     "names it has");
+  }
   auto p = import_ncu_csv_raw(text, request.program.front() + " (ncu output)");
   p.source_file = request.program.front();
   return p;

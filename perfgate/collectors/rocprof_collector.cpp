@@ -5,6 +5,7 @@
 #include <perfgate/file_io.hpp>
 
 #include "importers/amd_counters.hpp"
+#include "importers/rocpd_importer.hpp"
 #include "importers/rocprof_importer.hpp"
 #include "src/subprocess.hpp"
 
@@ -63,11 +64,14 @@ profile collect_rocprof(const collect_request& request) {
   }
   const std::string arch = local_amd_arch();
   const auto passes = amd_counter_passes(arch);
+  // The format perfgate reads best: rocpd, rocprofv3's own default since ROCm 7.0 (CSV output is
+  // deprecated there), which carries each dispatch's timestamps and the agent's architecture;
+  // CSV only for a perfgate built without SQLite (and ROCm 6.x, whose rocprofv3 has no rocpd).
+  const bool database = rocpd_supported();
   const fs::path dir = fs::temp_directory_path() /
                        ("perfgate-rocprof-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  std::vector<std::string> texts;
-  std::vector<std::string> files;
+  std::vector<amd_record_file> records;
   std::string trace_text, trace_file;
   for (std::size_t i = 0; i < passes.size(); ++i) {
     const fs::path out = dir / ("pass_" + std::to_string(i + 1));
@@ -75,10 +79,11 @@ profile collect_rocprof(const collect_request& request) {
     // never requested in one oversized set. Kernel timing rides along with the first pass.
     std::vector<std::string> argv = {"rocprofv3", "--pmc"};
     argv.insert(argv.end(), passes[i].begin(), passes[i].end());
-    if (i == 0) {
+    if (i == 0 && !database) {
       argv.emplace_back("--kernel-trace");
     }
-    argv.insert(argv.end(), {"--output-format", "csv", "--output-directory", out.string(), "--"});
+    argv.insert(argv.end(), {"--output-format", database ? "rocpd" : "csv", "--output-directory",
+                             out.string(), "--"});
     argv.insert(argv.end(), request.program.begin(), request.program.end());
     std::cerr << "perfgate: rocprofv3 pass " << i + 1 << "/" << passes.size() << " on " << arch
               << "\n";
@@ -91,25 +96,27 @@ profile collect_rocprof(const collect_request& request) {
       throw target_error("rocprofv3 " + request.program.front() + " " + r.describe() +
                          (r.last_stderr_line.empty() ? "" : ": " + r.last_stderr_line));
     }
-    const auto counters = find_output(out, "counter_collection.csv");
+    const auto counters = find_output(out, database ? "_results.db" : "counter_collection.csv");
     if (!counters) {
       fs::remove_all(dir);
-      throw target_error("rocprofv3 wrote no counter_collection.csv under " + out.string());
+      throw target_error(std::string("rocprofv3 wrote no ") +
+                         (database ? "*_results.db" : "counter_collection.csv") + " under " +
+                         out.string());
     }
-    texts.push_back(read_text_file(*counters));
-    files.push_back(counters->string());
-    if (i == 0) {
+    if (database) {
+      records.push_back(read_rocpd_file(*counters).records);
+    } else {
+      const std::string text = read_text_file(*counters);
+      records.push_back(read_rocprof_csv_records(text, counters->string()));
+    }
+    if (i == 0 && !database) {
       if (const auto trace = find_output(out, "kernel_trace.csv")) {
         trace_text = read_text_file(*trace);
         trace_file = trace->string();
       }
     }
   }
-  std::vector<rocprof_pass_file> pass_files;
-  for (std::size_t i = 0; i < texts.size(); ++i) {
-    pass_files.push_back({texts[i], files[i]});
-  }
-  profile p = import_rocprof_csv_passes(pass_files, arch);
+  profile p = import_amd_records(records, arch, database ? "rocpd" : "rocprofv3-csv");
   if (!trace_text.empty()) {
     attach_rocprof_kernel_trace(p, trace_text, trace_file);
   }

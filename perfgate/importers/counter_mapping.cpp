@@ -32,15 +32,20 @@ std::span<const counter_source> ncu_counter_sources() {
       "no DRAM counters on this integrated GPU: L2 writes to system memory x 32 B (the L2 "
       "writes back, so this bounds the memory writes from above)";
   // SASS thread-level instruction classes with predicated-off threads excluded, as nvprof's
-  // inst_* counted them. smsp__ and sm__ roll-ups of .sum give the same totals. GB202-class
-  // chips name DRAM bytes dram__bytes_op_read/op_write; sectors are 32 bytes.
+  // inst_* counted them. smsp__ and sm__ roll-ups of .sum give the same totals (the widely copied
+  // roofline scripts collect the sm__ fadd/fmul/ffma and dadd/dmul/dfma sums). GB202-class
+  // chips name DRAM bytes dram__bytes_op_read/op_write; sectors are 32 bytes. dram__bytes.sum
+  // (read + write in one) is handled by the ncu importer: split_dram_total().
   static const std::vector<counter_source> table = {
       {c::inst_fp32,
        {{{"smsp__sass_thread_inst_executed_op_fp32_pred_on.sum"}},
         {{"sm__sass_thread_inst_executed_op_fp32_pred_on.sum"}},
         {{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
           "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}}}},
+          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}},
+        {{"sm__sass_thread_inst_executed_op_fadd_pred_on.sum",
+          "sm__sass_thread_inst_executed_op_fmul_pred_on.sum",
+          "sm__sass_thread_inst_executed_op_ffma_pred_on.sum"}}}},
       {c::inst_fp32_fma,
        {{{"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"}},
         {{"sm__sass_thread_inst_executed_op_ffma_pred_on.sum"}}}},
@@ -49,7 +54,10 @@ std::span<const counter_source> ncu_counter_sources() {
         {{"sm__sass_thread_inst_executed_op_fp64_pred_on.sum"}},
         {{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
           "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-          "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"}}}},
+          "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"}},
+        {{"sm__sass_thread_inst_executed_op_dadd_pred_on.sum",
+          "sm__sass_thread_inst_executed_op_dmul_pred_on.sum",
+          "sm__sass_thread_inst_executed_op_dfma_pred_on.sum"}}}},
       {c::inst_fp64_fma,
        {{{"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"}},
         {{"sm__sass_thread_inst_executed_op_dfma_pred_on.sum"}}}},

@@ -15,13 +15,31 @@ struct csv_row {
   std::vector<std::string> fields;
 };
 
-/// All rows of `text`, skipping blank lines and lines starting with "==" (profiler chatter).
-/// Throws input_error naming `file` and the line of a quoted field that never closes.
-[[nodiscard]] std::vector<csv_row> read_csv(std::string_view text, const std::string& file);
+/// All rows of `text`, skipping a UTF-8 byte-order mark, blank lines and lines starting with "=="
+/// (profiler chatter). Chatter that reports an error (`==ERROR== ...`, ncu's
+/// `==PROF== ... ERR_...`) is not dropped silently: when `tool_errors` is given, each such line
+/// is appended as "line N: <text>". Throws input_error naming `file` and the line of a quoted
+/// field that never closes.
+[[nodiscard]] std::vector<csv_row> read_csv(std::string_view text, const std::string& file,
+                                            std::vector<std::string>* tool_errors = nullptr);
 
-/// A number as profilers print it: optional sign, thousands separators ("2,000,000"), decimal
-/// point, exponent, and a trailing '%'. Empty for anything else ("n/a", "abc", "").
+/// A number as profilers print it: optional sign, thousands separators in groups of exactly
+/// three digits before the decimal point ("2,000,000.5"), decimal point, exponent, and a
+/// trailing '%'. Empty for anything else ("n/a", "abc", "", and a decimal comma such as "4,13"
+/// or "2,50", which a de_DE locale writes: a comma that does not separate groups of three
+/// digits is never guessed at).
 [[nodiscard]] std::optional<double> parse_profiler_number(std::string_view field);
+
+/// What a field that parse_profiler_number rejected should have been, for error messages (says
+/// "decimal comma" when the field holds a comma).
+[[nodiscard]] std::string number_expectation(std::string_view field);
+
+/// "" for no errors, else "; the profiler reported: <each error, '; '-separated>" to append to a
+/// message.
+[[nodiscard]] std::string quote_tool_errors(const std::vector<std::string>& tool_errors);
+
+/// `text` without a leading UTF-8 byte-order mark (what spreadsheets add when they re-save).
+[[nodiscard]] std::string_view strip_utf8_bom(std::string_view text);
 
 /// Index of the column named `name` in a header row, if present.
 [[nodiscard]] std::optional<std::size_t> find_column(const csv_row& header, std::string_view name);

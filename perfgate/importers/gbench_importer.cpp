@@ -10,6 +10,8 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <set>
 
 namespace perfgate::detail {
 
@@ -71,6 +73,17 @@ std::string replace_non_finite(std::string_view text) {
   return out;
 }
 
+// The first of the values perfgate reads that is null (NaN/Infinity in the file), if any.
+std::optional<std::string> non_finite_key(const json_fields& b) {
+  for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
+                          "perfgate_fp64_flops", "perfgate_int_ops"}) {
+    if (b.raw().contains(key) && b.raw().at(key).is_null()) { // has() is false for null
+      return std::string(key);
+    }
+  }
+  return std::nullopt;
+}
+
 struct benchmark_runs {
   std::vector<double> times_s;
   std::uint64_t threads = 1;
@@ -97,6 +110,7 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
   p.warp_size = 1;
   std::vector<std::string> order;
   std::map<std::string, benchmark_runs> runs;
+  std::set<std::string> refused;
   const auto& benchmarks = root.array("benchmarks");
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const auto b = root.element(benchmarks[i], i, "benchmarks");
@@ -109,6 +123,16 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
       std::cerr << "perfgate: " << file << ": benchmark '" << name
                 << "' reported an error and is left out: " << b.string_or("error_message", "")
                 << "\n";
+      continue;
+    }
+    // NaN/Infinity became null above: the benchmark's time or declared work is no number (a
+    // counter divided by zero). Refuse this benchmark, with the reason, not the whole file.
+    if (const auto bad = non_finite_key(b)) {
+      if (refused.insert(name).second) {
+        p.tool_errors.push_back("Failed to profile \"" + name + "\": its \"" + *bad +
+                                "\" is NaN or infinite (Google Benchmark writes NaN/Infinity "
+                                "for a value divided by zero); the benchmark is left out");
+      }
       continue;
     }
     auto [it, inserted] = runs.try_emplace(name);
@@ -133,6 +157,9 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     }
   }
   for (const auto& name : order) {
+    if (refused.contains(name)) {
+      continue; // some repetitions were fine, but the benchmark's numbers are not all there
+    }
     const benchmark_runs& r = runs[name];
     kernel_profile k;
     k.name = name;

@@ -19,6 +19,8 @@ namespace {
 constexpr std::string_view time_metric = "gpu__time_duration.sum";
 // A rate (Hz) per launch: averaged over the launches, never summed like the counters.
 constexpr std::string_view clock_metric = "sm__cycles_elapsed.avg.per_second";
+// DRAM bytes read + written in one metric: all the model needs (it uses the total traffic).
+constexpr std::string_view dram_total_metric = "dram__bytes.sum";
 
 bool is_raw_header(const csv_row& row) {
   return find_column(row, "ID") && find_column(row, "Kernel Name") &&
@@ -88,18 +90,26 @@ struct launch_table {
   }
 };
 
-double scaled_value(const std::string& file, std::size_t line, std::string_view metric,
-                    std::string_view value, std::string_view unit) {
+// `column` is 1-based, as a spreadsheet counts.
+double scaled_value(const std::string& file, std::size_t line, std::size_t column,
+                    std::string_view metric, std::string_view value, std::string_view unit) {
+  const std::string where = "column " + std::to_string(column) + ", metric " + std::string(metric);
   const auto v = parse_profiler_number(value);
   if (!v) {
     throw input_error(file, std::to_string(line),
-                      "metric " + std::string(metric) + ": value \"" + std::string(value) +
-                          "\" is not a number");
+                      where + ": value \"" + std::string(value) + "\" is not a number: " +
+                          number_expectation(value));
+  }
+  // Every metric read here is a count, a time or a rate: none can be negative.
+  if (*v < 0) {
+    throw input_error(file, std::to_string(line),
+                      where + ": value \"" + std::string(value) +
+                          "\" is negative, expected a count, time or rate >= 0");
   }
   const auto scale = ncu_unit_scale(unit);
   if (!scale) {
     throw input_error(file, std::to_string(line),
-                      "metric " + std::string(metric) + ": unknown unit \"" + std::string(unit) +
+                      where + ": unknown unit \"" + std::string(unit) +
                           "\" (expected byte, inst, sector, cycle or a time, with K/M/G/T "
                           "prefixes, or a rate such as cycle/nsecond; `--print-units base` "
                           "avoids prefixes)");
@@ -148,9 +158,34 @@ std::optional<double> mean_sm_clock_mhz(const kernel_launches& k) {
   return hz / 1e6;
 }
 
-profile finish(launch_table& t, const std::string& file, std::string format) {
+// dram__bytes.sum is read + write in one: when the file has it and not both halves, the missing
+// half is the total minus the other, or, with neither half, the total counts as read and the
+// write half as 0 (the model uses only their sum, W_traf).
+void split_dram_total(std::span<const counter_source> sources,
+                      std::map<std::string, double, std::less<>>& metrics) {
+  const auto total = metrics.find(dram_total_metric);
+  if (total == metrics.end()) {
+    return;
+  }
+  const auto resolved = resolve_counters(sources, metrics);
+  const auto read = resolved.find(counter::dram_read_bytes);
+  const auto write = resolved.find(counter::dram_write_bytes);
+  const double t = total->second;
+  if (read != resolved.end() && write == resolved.end()) {
+    metrics["dram__bytes_write.sum"] = std::max(0.0, t - read->second);
+  } else if (read == resolved.end() && write != resolved.end()) {
+    metrics["dram__bytes_read.sum"] = std::max(0.0, t - write->second);
+  } else if (read == resolved.end() && write == resolved.end()) {
+    metrics["dram__bytes_read.sum"] = t;
+    metrics["dram__bytes_write.sum"] = 0;
+  }
+}
+
+profile finish(launch_table& t, const std::string& file, std::string format,
+               std::vector<std::string> tool_errors) {
   const auto sources = ncu_counter_sources();
   profile p;
+  p.tool_errors = std::move(tool_errors);
   p.format = std::move(format);
   p.source_file = file;
   p.device_name = t.device;
@@ -168,6 +203,7 @@ profile finish(launch_table& t, const std::string& file, std::string format) {
     kernel_profile kp;
     kp.name = name;
     kp.invocations = k.launches;
+    split_dram_total(sources, complete);
     kp.counters = resolve_counters(sources, complete);
     kp.launch = k.launch;
     if (!k.durations_s.empty() && k.durations_s.size() == k.launches) {
@@ -187,7 +223,7 @@ profile finish(launch_table& t, const std::string& file, std::string format) {
 
 bool is_used_metric(std::string_view name) {
   static const auto used = metrics_used(ncu_counter_sources());
-  return name == time_metric || name == clock_metric ||
+  return name == time_metric || name == clock_metric || name == dram_total_metric ||
          std::find(used.begin(), used.end(), name) != used.end();
 }
 
@@ -316,6 +352,22 @@ std::optional<double> ncu_unit_scale(std::string_view unit) {
   return count_scale(unit);
 }
 
+std::vector<std::string> ncu_raw_missing_metrics(std::string_view text,
+                                                 const std::vector<std::string>& requested) {
+  const auto rows = read_csv(text, "ncu output");
+  const auto header = std::find_if(rows.begin(), rows.end(), is_raw_header);
+  std::vector<std::string> missing;
+  if (header == rows.end()) {
+    return missing;
+  }
+  for (const auto& m : requested) {
+    if (!find_column(*header, m)) {
+      missing.push_back(m);
+    }
+  }
+  return missing;
+}
+
 bool looks_like_ncu_csv_raw(std::string_view text) {
   return text.find("\"Kernel Name\"") != std::string_view::npos &&
          text.find("\"Metric Name\"") == std::string_view::npos &&
@@ -329,12 +381,14 @@ bool looks_like_ncu_csv_details(std::string_view text) {
 }
 
 profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
+  std::vector<std::string> tool_errors;
+  const auto rows = read_csv(text, file, &tool_errors);
   const auto header_it = std::find_if(rows.begin(), rows.end(), is_raw_header);
   if (header_it == rows.end()) {
     throw input_error(file, "",
                       "no Nsight Compute raw table: expected a header row with \"ID\" and "
-                      "\"Kernel Name\" columns (from `ncu --csv --page raw`)");
+                      "\"Kernel Name\" columns (from `ncu --csv --page raw`)" +
+                          quote_tool_errors(tool_errors));
   }
   const csv_row& header = *header_it;
   const std::size_t id_col = required(header, "ID", file);
@@ -370,22 +424,25 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
       if (is_missing_value(row.fields[c])) {
         continue;
       }
-      add_metric(k, metric, scaled_value(file, row.line, metric, row.fields[c], units[c]));
+      add_metric(k, metric, scaled_value(file, row.line, c + 1, metric, row.fields[c], units[c]));
     }
   }
   if (t.order.empty()) {
-    throw input_error(file, std::to_string(header.line), "the table has no kernel launches");
+    throw input_error(file, std::to_string(header.line),
+                      "the table has no kernel launches" + quote_tool_errors(tool_errors));
   }
-  return finish(t, file, "ncu-csv-raw");
+  return finish(t, file, "ncu-csv-raw", std::move(tool_errors));
 }
 
 profile import_ncu_csv_details(std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
+  std::vector<std::string> tool_errors;
+  const auto rows = read_csv(text, file, &tool_errors);
   const auto header_it = std::find_if(rows.begin(), rows.end(), is_details_header);
   if (header_it == rows.end()) {
     throw input_error(file, "",
                       "no Nsight Compute table: expected a header row with \"ID\", \"Kernel "
-                      "Name\", \"Metric Name\", \"Metric Unit\" and \"Metric Value\" columns");
+                      "Name\", \"Metric Name\", \"Metric Unit\" and \"Metric Value\" columns" +
+                          quote_tool_errors(tool_errors));
   }
   const csv_row& header = *header_it;
   const std::size_t id_col = required(header, "ID", file);
@@ -430,12 +487,14 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
       continue;
     }
     add_metric(k, metric,
-               scaled_value(file, row.line, metric, row.fields[value_col], row.fields[unit_col]));
+               scaled_value(file, row.line, value_col + 1, metric, row.fields[value_col],
+                            row.fields[unit_col]));
   }
   if (t.order.empty()) {
-    throw input_error(file, std::to_string(header.line), "the table has no kernel launches");
+    throw input_error(file, std::to_string(header.line),
+                      "the table has no kernel launches" + quote_tool_errors(tool_errors));
   }
-  return finish(t, file, "ncu-csv");
+  return finish(t, file, "ncu-csv", std::move(tool_errors));
 }
 
 } // namespace perfgate::detail

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfgate::detail {
 
@@ -21,6 +22,11 @@ namespace perfgate::detail {
 
 [[nodiscard]] profile import_ncu_csv_raw(std::string_view text, const std::string& file);
 [[nodiscard]] profile import_ncu_csv_details(std::string_view text, const std::string& file);
+
+/// The metrics of `requested` that a `--page raw` table has no column for: ncu leaves out a metric
+/// it does not know without a word and exits 0. Empty when `text` holds no raw table.
+[[nodiscard]] std::vector<std::string> ncu_raw_missing_metrics(std::string_view text,
+                                                               const std::vector<std::string>& requested);
 
 /// Factor that converts a value printed in `unit` to perfgate's base unit (bytes, seconds,
 /// counts, per second): "Mbyte" -> 1e6, "usecond" -> 1e-6, "sector" -> 1, "" -> 1,

@@ -35,6 +35,38 @@ bool looks_like_nvprof_csv(std::string_view text) {
          text.find("\"Invocations\"") != std::string_view::npos;
 }
 
+bool looks_like_nvprof_events_csv(std::string_view text) {
+  return text.find("\"Event Name\"") != std::string_view::npos &&
+         text.find("\"Invocations\"") != std::string_view::npos &&
+         text.find("\"Metric Name\"") == std::string_view::npos;
+}
+
+std::string nvprof_metrics_command() {
+  std::string metrics;
+  for (auto m : metrics_used(nvprof_counter_sources())) {
+    if (m != "dram_read_bytes" && m != "dram_write_bytes") { // Pascal-only alternatives
+      metrics += (metrics.empty() ? "" : ",") + std::string(m);
+    }
+  }
+  return "nvprof --csv --metrics " + metrics;
+}
+
+void reject_nvprof_events_csv(std::string_view text, const std::string& file) {
+  const auto rows = read_csv(text, file);
+  std::string line;
+  for (const auto& row : rows) {
+    if (find_column(row, "Event Name")) {
+      line = std::to_string(row.line);
+      break;
+    }
+  }
+  throw input_error(file, line,
+                    "this is an nvprof event table (`nvprof --events`): raw hardware events "
+                    "differ per GPU and do not give the model's inputs; perfgate reads nvprof's "
+                    "metric table: profile again with `" +
+                        nvprof_metrics_command() + "`");
+}
+
 profile import_nvprof_csv(std::string_view text, const std::string& file) {
   const auto rows = read_csv(text, file);
   const auto header_it = std::find_if(rows.begin(), rows.end(), is_header);

@@ -22,12 +22,12 @@ using totals_map = std::map<std::string, double, std::less<>>;
 
 struct dispatch_rows {
   std::string kernel;
-  std::size_t first_line = 0;
+  std::string first_where;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> timestamps; ///< start, end (ns)
   std::optional<launch_config> launch;
   totals_map whole;     ///< counters reported as a total (base name or "_sum")
   totals_map instances; ///< counters reported per block instance ("[i]"), summed
-  std::map<std::string, std::size_t, std::less<>> line_of; ///< reported name -> line
+  std::map<std::string, std::string, std::less<>> where_of; ///< reported name -> line/key
 };
 
 struct kernel_totals {
@@ -64,6 +64,16 @@ const amd_arch& formulas_for(std::string_view arch) {
     return *a;
   }
   return amd_any_arch();
+}
+
+// The rows of a CSV table that must have at least its header; `expected` names the file kind.
+std::vector<csv_row> read_table(std::string_view text, const std::string& file,
+                                const std::string& expected) {
+  auto rows = read_csv(text, file);
+  if (rows.empty()) {
+    throw input_error(file, "", "the file is empty, expected " + expected);
+  }
+  return rows;
 }
 
 std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
@@ -112,18 +122,21 @@ std::uint64_t integer_field(const csv_row& row, std::size_t col, std::string_vie
   return *v;
 }
 
-// Start and end of a dispatch in ns, when the file has both columns.
+// Start and end of a dispatch in ns, when the file has both columns (named as `header` names
+// them: Start_Timestamp/End_Timestamp, or rocprof v1's BeginNs/EndNs).
 std::optional<std::pair<std::uint64_t, std::uint64_t>>
-timestamps_of(const csv_row& row, std::optional<std::size_t> start_col,
+timestamps_of(const csv_row& row, const csv_row& header, std::optional<std::size_t> start_col,
               std::optional<std::size_t> end_col, const std::string& file) {
   if (!start_col || !end_col) {
     return std::nullopt;
   }
-  const auto start = integer_field(row, *start_col, "Start_Timestamp", file);
-  const auto end = integer_field(row, *end_col, "End_Timestamp", file);
+  const std::string& start_name = header.fields[*start_col];
+  const std::string& end_name = header.fields[*end_col];
+  const auto start = integer_field(row, *start_col, start_name, file);
+  const auto end = integer_field(row, *end_col, end_name, file);
   if (end < start) {
     throw input_error(file, std::to_string(row.line),
-                      "End_Timestamp " + std::to_string(end) + " is before Start_Timestamp " +
+                      end_name + " " + std::to_string(end) + " is before " + start_name + " " +
                           std::to_string(start));
   }
   return std::make_pair(start, end);
@@ -170,140 +183,256 @@ bool first_line_has(std::string_view text, std::initializer_list<std::string_vie
   return false;
 }
 
-counter_table read_counter_table(std::string_view text, const std::string& file,
-                                 const amd_arch& formulas) {
-  const auto rows = read_csv(text, file);
-  if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected rocprofv3 counter_collection.csv");
+// "line 12" for a line number, the key itself otherwise.
+std::string place(const std::string& where) {
+  return !where.empty() && std::all_of(where.begin(), where.end(),
+                                       [](char c) { return c >= '0' && c <= '9'; })
+             ? "line " + where
+             : where;
+}
+
+// Dispatches gathered record by record, then aggregated per kernel name.
+class table_builder {
+public:
+  table_builder(std::string file, const amd_arch& formulas)
+      : m_used(amd_metrics_used(formulas)) {
+    m_table.file = std::move(file);
   }
+
+  void add(const amd_counter_record& r) {
+    const std::string& file = m_table.file;
+    if (r.kernel.empty()) {
+      throw input_error(file, r.where, "empty kernel name");
+    }
+    if (m_table.agent.empty()) {
+      m_table.agent = r.agent;
+    }
+    if (r.wave_size) {
+      const auto w = *r.wave_size;
+      if (w != 32 && w != 64) {
+        throw input_error(file, r.where,
+                          "the wavefront size is " + std::to_string(w) + ", expected 32 or 64");
+      }
+      if (m_table.wave_size && static_cast<std::uint64_t>(*m_table.wave_size) != w) {
+        throw input_error(file, r.where,
+                          "the wavefront size is " + std::to_string(w) + " here but " +
+                              std::to_string(*m_table.wave_size) + " on " + place(m_wave_where) +
+                              "; a profile must come from one GPU");
+      }
+      if (!m_table.wave_size) {
+        m_table.wave_size = static_cast<int>(w);
+        m_wave_where = r.where;
+      }
+    }
+    const dispatch_key key{r.process, r.agent, r.dispatch};
+    auto [pos, inserted] = m_index.try_emplace(key, m_dispatches.size());
+    if (inserted) {
+      dispatch_rows d;
+      d.kernel = r.kernel;
+      d.first_where = r.where;
+      d.timestamps = r.timestamps;
+      d.launch = r.launch;
+      m_dispatches.push_back(std::move(d));
+    }
+    dispatch_rows& d = m_dispatches[pos->second];
+    if (d.kernel != r.kernel) {
+      throw input_error(file, r.where,
+                        "dispatch " + std::to_string(r.dispatch) + " is kernel '" + r.kernel +
+                            "' here but '" + d.kernel + "' on " + place(d.first_where));
+    }
+    if (r.counter.empty()) {
+      throw input_error(file, r.where, "empty counter name");
+    }
+    bool instance = false;
+    const std::string base = amd_base_counter_name(r.counter, &instance);
+    m_table.reported.insert(base);
+    if (std::find(m_used.begin(), m_used.end(), base) == m_used.end()) {
+      return; // a counter the model does not use (ratios may legitimately be "nan")
+    }
+    if (const auto seen = d.where_of.find(r.counter); seen != d.where_of.end()) {
+      throw input_error(file, r.where,
+                        "counter " + r.counter + " of dispatch " + std::to_string(r.dispatch) +
+                            " appears again (first on " + place(seen->second) + ")");
+    }
+    d.where_of[r.counter] = r.where;
+    if (!r.value || *r.value < 0) {
+      throw input_error(file, r.where,
+                        "counter " + r.counter + ": value \"" + r.value_text +
+                            "\" is not a number >= 0: " +
+                            (r.value ? std::string("expected a count") :
+                                       number_expectation(r.value_text)));
+    }
+    if (instance) {
+      d.instances[base] += *r.value;
+    } else if (!d.whole.contains(base)) {
+      d.whole[base] = *r.value; // "X" and "X_sum" are the same total: keep the first
+    }
+  }
+
+  [[nodiscard]] counter_table finish(const std::string& empty_where) && {
+    if (m_dispatches.empty()) {
+      throw input_error(m_table.file, empty_where, "the table has no dispatches");
+    }
+    for (auto& d : m_dispatches) {
+      auto [kit, inserted] = m_table.kernels.try_emplace(d.kernel);
+      if (inserted) {
+        m_table.order.push_back(d.kernel);
+      }
+      kernel_totals& k = kit->second;
+      ++k.dispatches;
+      if (!k.launch) {
+        k.launch = d.launch;
+      }
+      if (d.timestamps) {
+        k.durations_s.push_back(
+            static_cast<double>(d.timestamps->second - d.timestamps->first) * 1e-9);
+      } else {
+        k.all_timed = false;
+      }
+      // A whole-block total wins over instances of the same counter.
+      totals_map values = d.instances;
+      for (const auto& [name, v] : d.whole) {
+        values[name] = v;
+      }
+      for (const auto& [name, v] : values) {
+        k.totals[name] += v;
+        ++k.seen[name];
+      }
+    }
+    return std::move(m_table);
+  }
+
+private:
+  // Dispatch ids are unique per process; agents and processes keep joined files apart.
+  using dispatch_key = std::tuple<std::string, std::string, std::uint64_t>;
+  std::vector<std::string_view> m_used;
+  counter_table m_table;
+  std::string m_wave_where;
+  std::map<dispatch_key, std::size_t> m_index;
+  std::vector<dispatch_rows> m_dispatches;
+};
+
+} // namespace
+
+amd_record_file read_rocprof_csv_records(std::string_view text, const std::string& file) {
+  const auto rows = read_table(text, file, "rocprofv3 counter_collection.csv");
   const csv_row& header = rows.front();
   const std::size_t dispatch_col = required(header, "Dispatch_Id", file);
   const std::size_t kernel_col = required(header, "Kernel_Name", file);
   const std::size_t name_col = required(header, "Counter_Name", file);
   const std::size_t value_col = required(header, "Counter_Value", file);
   const auto agent_col = find_column(header, "Agent_Id");
+  // `rocpd convert` writes the database GUID in a "Pid" column; Process_Id is the process.
   const auto process_col = find_column(header, "Process_Id");
   const auto start_col = find_column(header, "Start_Timestamp");
   const auto end_col = find_column(header, "End_Timestamp");
   const auto wave_col = find_column(header, "Wave_Front_Size");
   const auto grid_col = find_column(header, "Grid_Size");
   const auto wg_col = find_column(header, "Workgroup_Size");
-  const auto used = amd_metrics_used(formulas);
 
-  counter_table t;
-  t.file = file;
-  std::size_t wave_line = 0;
-  // Dispatch_Id is unique per process; agents and processes keep joined files apart.
-  using dispatch_key = std::tuple<std::string, std::string, std::uint64_t>;
-  std::map<dispatch_key, std::size_t> index;
-  std::vector<dispatch_rows> dispatches;
-
+  amd_record_file out{file, std::to_string(header.line), {}};
   for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
     const csv_row& row = *it;
-    const std::string line = std::to_string(row.line);
     check_width(row, header, file);
-    const std::uint64_t id = integer_field(row, dispatch_col, "Dispatch_Id", file);
-    const std::string& kernel = row.fields[kernel_col];
-    if (kernel.empty()) {
-      throw input_error(file, line, "empty \"Kernel_Name\" field");
-    }
-    const std::string agent = agent_col ? row.fields[*agent_col] : std::string();
-    if (t.agent.empty()) {
-      t.agent = agent;
-    }
+    amd_counter_record r;
+    r.where = std::to_string(row.line);
+    r.dispatch = integer_field(row, dispatch_col, "Dispatch_Id", file);
+    r.kernel = row.fields[kernel_col];
+    r.agent = agent_col ? row.fields[*agent_col] : std::string();
+    r.process = process_col ? row.fields[*process_col] : std::string();
     if (wave_col) {
-      const auto w = integer_field(row, *wave_col, "Wave_Front_Size", file);
-      if (w != 32 && w != 64) {
-        throw input_error(file, line,
-                          "\"Wave_Front_Size\" is " + std::to_string(w) + ", expected 32 or 64");
-      }
-      if (t.wave_size && static_cast<std::uint64_t>(*t.wave_size) != w) {
-        throw input_error(file, line,
-                          "\"Wave_Front_Size\" is " + std::to_string(w) + " here but " +
-                              std::to_string(*t.wave_size) + " on line " +
-                              std::to_string(wave_line) + "; a profile must come from one GPU");
-      }
-      if (!t.wave_size) {
-        t.wave_size = static_cast<int>(w);
-        wave_line = row.line;
-      }
+      r.wave_size = integer_field(row, *wave_col, "Wave_Front_Size", file);
     }
-    const dispatch_key key{process_col ? row.fields[*process_col] : std::string(), agent, id};
-    auto [pos, inserted] = index.try_emplace(key, dispatches.size());
-    if (inserted) {
-      dispatch_rows d;
-      d.kernel = kernel;
-      d.first_line = row.line;
-      d.timestamps = timestamps_of(row, start_col, end_col, file);
-      d.launch = launch_of(row, grid_col, wg_col);
-      dispatches.push_back(std::move(d));
-    }
-    dispatch_rows& d = dispatches[pos->second];
-    if (d.kernel != kernel) {
-      throw input_error(file, line,
-                        "dispatch " + std::to_string(id) + " is kernel '" + kernel +
-                            "' here but '" + d.kernel + "' on line " +
-                            std::to_string(d.first_line));
-    }
-    const std::string& reported = row.fields[name_col];
-    if (reported.empty()) {
-      throw input_error(file, line, "empty \"Counter_Name\" field");
-    }
-    bool instance = false;
-    const std::string base = amd_base_counter_name(reported, &instance);
-    t.reported.insert(base);
-    if (std::find(used.begin(), used.end(), base) == used.end()) {
-      continue; // a counter the model does not use (ratios may legitimately be "nan")
-    }
-    if (const auto seen = d.line_of.find(reported); seen != d.line_of.end()) {
-      throw input_error(file, line,
-                        "counter " + reported + " of dispatch " + std::to_string(id) +
-                            " appears again (first on line " + std::to_string(seen->second) + ")");
-    }
-    d.line_of[reported] = row.line;
-    const auto value = parse_profiler_number(row.fields[value_col]);
-    if (!value || *value < 0) {
-      throw input_error(file, line,
-                        "counter " + reported + ": value \"" + row.fields[value_col] +
-                            "\" is not a number >= 0");
-    }
-    if (instance) {
-      d.instances[base] += *value;
-    } else if (!d.whole.contains(base)) {
-      d.whole[base] = *value; // "X" and "X_sum" are the same total: keep the first
-    }
+    r.timestamps = timestamps_of(row, header, start_col, end_col, file);
+    r.launch = launch_of(row, grid_col, wg_col);
+    r.counter = row.fields[name_col];
+    r.value_text = row.fields[value_col];
+    r.value = parse_profiler_number(r.value_text);
+    out.records.push_back(std::move(r));
   }
-  if (dispatches.empty()) {
-    throw input_error(file, std::to_string(header.line), "the table has no dispatches");
-  }
+  return out;
+}
 
-  for (auto& d : dispatches) {
-    auto [kit, inserted] = t.kernels.try_emplace(d.kernel);
-    if (inserted) {
-      t.order.push_back(d.kernel);
-    }
-    kernel_totals& k = kit->second;
-    ++k.dispatches;
-    if (!k.launch) {
-      k.launch = d.launch;
-    }
-    if (d.timestamps) {
-      k.durations_s.push_back(static_cast<double>(d.timestamps->second - d.timestamps->first) *
-                              1e-9);
-    } else {
-      k.all_timed = false;
-    }
-    // A whole-block total wins over instances of the same counter.
-    totals_map values = d.instances;
-    for (const auto& [name, v] : d.whole) {
-      values[name] = v;
-    }
-    for (const auto& [name, v] : values) {
-      k.totals[name] += v;
-      ++k.seen[name];
+namespace {
+// The first of `names` that `header` has.
+std::optional<std::size_t> any_column(const csv_row& header,
+                                      std::initializer_list<std::string_view> names) {
+  for (auto n : names) {
+    if (auto c = find_column(header, n)) {
+      return c;
     }
   }
-  return t;
+  return std::nullopt;
+}
+
+// rocprof v1 `results.csv` / rocprofv2 / Omniperf `pmc_perf.csv`: one row per dispatch, one
+// column per counter (per-channel counters as "TCC_EA_RDREQ[n]").
+amd_record_file read_wide_records(std::string_view text, const std::string& file) {
+  const auto rows = read_table(text, file, "a rocprof results.csv");
+  const csv_row& header = rows.front();
+  const auto dispatch_col = any_column(header, {"Index", "Dispatch_ID"});
+  const auto kernel_col = any_column(header, {"KernelName", "Kernel_Name"});
+  if (!dispatch_col || !kernel_col) {
+    throw input_error(file, std::to_string(header.line),
+                      "the header has no \"Index\"/\"Dispatch_ID\" or no \"KernelName\"/"
+                      "\"Kernel_Name\" column (expected a rocprof v1/v2 results.csv)");
+  }
+  const auto agent_col = any_column(header, {"gpu-id", "GPU_ID"});
+  const auto process_col = any_column(header, {"pid", "PID"});
+  const auto wave_col = any_column(header, {"wave_size", "Wave_Size"});
+  const auto grid_col = any_column(header, {"grd", "Grid_Size"});
+  const auto wg_col = any_column(header, {"wgr", "Workgroup_Size"});
+  auto start_col = find_column(header, "BeginNs");
+  auto end_col = find_column(header, "EndNs");
+  if (!start_col || !end_col) {
+    start_col = find_column(header, "Start_Timestamp");
+    end_col = find_column(header, "End_Timestamp");
+  }
+  // Counter columns: those whose base name some architecture's formulas use.
+  const auto used = amd_metrics_used(amd_any_arch());
+  std::vector<std::size_t> counter_cols;
+  for (std::size_t c = 0; c < header.fields.size(); ++c) {
+    const std::string base = amd_base_counter_name(header.fields[c]);
+    if (std::find(used.begin(), used.end(), base) != used.end()) {
+      counter_cols.push_back(c);
+    }
+  }
+  amd_record_file out{file, std::to_string(header.line), {}};
+  for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
+    const csv_row& row = *it;
+    check_width(row, header, file);
+    amd_counter_record r;
+    r.where = std::to_string(row.line);
+    r.dispatch = integer_field(row, *dispatch_col, header.fields[*dispatch_col], file);
+    r.kernel = row.fields[*kernel_col];
+    r.agent = agent_col ? row.fields[*agent_col] : std::string();
+    r.process = process_col ? row.fields[*process_col] : std::string();
+    if (wave_col) {
+      r.wave_size = integer_field(row, *wave_col, header.fields[*wave_col], file);
+    }
+    r.timestamps = timestamps_of(row, header, start_col, end_col, file);
+    r.launch = launch_of(row, grid_col, wg_col);
+    if (counter_cols.empty()) {
+      r.counter = "(none)"; // registers the dispatch; its counters are all missing
+      r.value = 0;
+      out.records.push_back(r);
+    }
+    for (const std::size_t c : counter_cols) {
+      r.counter = header.fields[c];
+      r.value_text = row.fields[c];
+      r.value = parse_profiler_number(r.value_text);
+      out.records.push_back(r);
+    }
+  }
+  return out;
+}
+
+counter_table build_table(const amd_record_file& f, const amd_arch& formulas) {
+  table_builder b(f.file, formulas);
+  for (const auto& r : f.records) {
+    b.add(r);
+  }
+  return std::move(b).finish(f.empty_where);
 }
 
 void merge_pass(counter_table& into, const counter_table& pass) {
@@ -381,10 +510,11 @@ const amd_arch& family_for_messages(const counter_table& t, std::string_view arc
   return *best;
 }
 
-profile finish(const counter_table& t, std::string_view arch, const amd_arch& formulas) {
+profile finish(const counter_table& t, std::string_view arch, const amd_arch& formulas,
+               std::string format) {
   const amd_arch& family = family_for_messages(t, arch);
   profile p;
-  p.format = "rocprofv3-csv";
+  p.format = std::move(format);
   p.source_file = t.file;
   p.device_name = device_name_of(arch, t.agent);
   p.warp_size = t.wave_size.value_or(family.default_wave_size);
@@ -411,22 +541,41 @@ bool looks_like_rocprof_csv(std::string_view text) {
   return first_line_has(text, {"Counter_Name", "Counter_Value"}, {});
 }
 
-profile import_rocprof_csv(std::string_view text, const std::string& file, std::string_view arch) {
+profile import_amd_records(std::span<const amd_record_file> passes, std::string_view arch,
+                           std::string format) {
+  if (passes.empty()) {
+    throw usage_error("no AMD counter files to import");
+  }
   const amd_arch& formulas = formulas_for(arch);
-  return finish(read_counter_table(text, file, formulas), arch, formulas);
+  counter_table merged = build_table(passes.front(), formulas);
+  for (const auto& pass : passes.subspan(1)) {
+    merge_pass(merged, build_table(pass, formulas));
+  }
+  return finish(merged, arch, formulas, std::move(format));
+}
+
+profile import_rocprof_csv(std::string_view text, const std::string& file, std::string_view arch) {
+  const amd_record_file f = read_rocprof_csv_records(text, file);
+  return import_amd_records(std::span(&f, 1), arch, "rocprofv3-csv");
 }
 
 profile import_rocprof_csv_passes(std::span<const rocprof_pass_file> passes,
                                   std::string_view arch) {
-  if (passes.empty()) {
-    throw usage_error("no rocprofv3 counter files to import");
+  std::vector<amd_record_file> files;
+  for (const auto& pass : passes) {
+    files.push_back(read_rocprof_csv_records(pass.text, pass.file));
   }
-  const amd_arch& formulas = formulas_for(arch);
-  counter_table merged = read_counter_table(passes.front().text, passes.front().file, formulas);
-  for (const auto& pass : passes.subspan(1)) {
-    merge_pass(merged, read_counter_table(pass.text, pass.file, formulas));
-  }
-  return finish(merged, arch, formulas);
+  return import_amd_records(files, arch, "rocprofv3-csv");
+}
+
+bool looks_like_rocprof_wide_csv(std::string_view text) {
+  return first_line_has(text, {"KernelName", "Index"}, {"Counter_Name"}) ||
+         first_line_has(text, {"Kernel_Name", "Dispatch_ID"}, {"Counter_Name"});
+}
+
+profile import_rocprof_wide_csv(std::string_view text, const std::string& file) {
+  const amd_record_file f = read_wide_records(text, file);
+  return import_amd_records(std::span(&f, 1), "", "rocprof-csv");
 }
 
 bool looks_like_rocprof_kernel_trace(std::string_view text) {
@@ -435,10 +584,7 @@ bool looks_like_rocprof_kernel_trace(std::string_view text) {
 }
 
 void attach_rocprof_kernel_trace(profile& p, std::string_view text, const std::string& file) {
-  const auto rows = read_csv(text, file);
-  if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected rocprofv3 kernel_trace.csv");
-  }
+  const auto rows = read_table(text, file, "rocprofv3 kernel_trace.csv");
   const csv_row& header = rows.front();
   const std::size_t kernel_col = required(header, "Kernel_Name", file);
   const std::size_t start_col = required(header, "Start_Timestamp", file);
@@ -450,7 +596,7 @@ void attach_rocprof_kernel_trace(profile& p, std::string_view text, const std::s
     if (kernel.empty()) {
       throw input_error(file, std::to_string(it->line), "empty \"Kernel_Name\" field");
     }
-    const auto ts = timestamps_of(*it, start_col, end_col, file);
+    const auto ts = timestamps_of(*it, header, start_col, end_col, file);
     durations[kernel].push_back(static_cast<double>(ts->second - ts->first) * 1e-9);
   }
   for (auto& k : p.kernels) {

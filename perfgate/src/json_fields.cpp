@@ -45,6 +45,9 @@ nlohmann::json json_fields::parse(std::string_view text, const std::string& file
     throw input_error(file, at == std::string_view::npos ? "" : line_of(at),
                       "invalid JSON: the number " + number +
                           " is out of range (a double holds at most about 1.8e308)");
+  } catch (const nlohmann::json::exception& e) {
+    // Any other value nlohmann cannot hold: an input error, never a crash (found by fuzzing).
+    throw input_error(file, "", std::string("invalid JSON: ") + e.what());
   }
 }
 

@@ -254,7 +254,7 @@ TEST(NcuImporter, SmClockWithAnUnknownUnitIsRejected) {
     (void)perfgate::detail::import_ncu_csv_raw(text, "clock.csv");
     FAIL() << "a clock in an unknown unit was read";
   } catch (const perfgate::input_error& e) {
-    EXPECT_NE(std::string(e.what()).find("clock.csv:3: metric sm__cycles_elapsed.avg.per_second: "
+    EXPECT_NE(std::string(e.what()).find("clock.csv:3: column 3, metric sm__cycles_elapsed.avg.per_second: "
                                          "unknown unit \"cycle/fortnight\""),
               std::string::npos)
         << e.what();

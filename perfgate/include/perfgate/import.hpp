@@ -20,13 +20,17 @@ enum class profile_format {
   perfgate_json, ///< `perfgate-profile/1`
   gbench_json,   ///< Google Benchmark `--benchmark_out_format=json` with declared work
   rocprof_csv,   ///< rocprofv3 `counter_collection.csv` (AMD; architecture from the counters)
+  rocprof_wide_csv, ///< rocprof v1 `results.csv`, rocprofv2, Omniperf `pmc_perf.csv` (a column
+                    ///< per counter)
+  rocpd_db,         ///< rocprofv3's rocpd SQLite database (`.db`, ROCm 7.0+)
 };
 
 /// Detect the format of a file's text; throws input_error naming `file` when it is none we know.
 [[nodiscard]] profile_format detect_profile_format(std::string_view text, const std::string& file);
 
 /// Read a profile file. Throws input_error (exit 2) naming the file and the line or key on a
-/// missing, unreadable, empty or malformed file.
+/// missing, unreadable, empty or malformed file, and on values no profiler can have measured
+/// (negative, NaN or infinite times and counts).
 [[nodiscard]] profile import_profile(const std::filesystem::path& file,
                                      profile_format format = profile_format::detect);
 

@@ -101,6 +101,10 @@ struct profile {
   /// The tool's own name(s) for each canonical counter, so errors speak the file's language.
   std::map<std::string, std::string, std::less<>> native_counter_names;
   std::vector<kernel_profile> kernels;
+  /// Errors the profiler itself reported in the file (ncu's `==ERROR== Failed to profile ...`
+  /// lines, as "line N: text"): a kernel it failed on is absent from `kernels`, so these are
+  /// shown with every prediction and quoted when a gated kernel is missing.
+  std::vector<std::string> tool_errors;
 
   /// The tool's name for a canonical counter (the canonical name when the tool has none).
   [[nodiscard]] std::string native_name(std::string_view canonical) const;

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// libFuzzer harness for one reader, chosen at compile time by PERFGATE_FUZZ_READER (CMakeLists
+// builds one executable per reader). A reader may accept an input or refuse it with
+// perfgate::error (input_error, exit 2); anything else escaping, a crash, a hang or a sanitizer
+// report is a finding. Accepted profiles also go through the model's parameter derivation, and
+// their numbers must be finite and >= 0: a reader that accepts nonsense is a finding too.
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/import.hpp>
+#include <perfgate/model.hpp>
+#include <perfgate/report.hpp>
+
+#include "collectors/collectors.hpp"
+#include "importers/gbench_importer.hpp"
+#include "importers/ncu_importer.hpp"
+#include "importers/nvprof_importer.hpp"
+#include "importers/rocpd_importer.hpp"
+#include "importers/rocprof_importer.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace {
+using namespace perfgate;
+
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "accepted nonsense: %s\n", what);
+    std::abort();
+  }
+}
+
+void check_profile(const profile& p) {
+  for (const auto& k : p.kernels) {
+    for (const auto& [name, v] : k.counters) {
+      require(std::isfinite(v) && v >= 0, "a counter is negative or not finite");
+    }
+    if (k.time_s) {
+      require(std::isfinite(*k.time_s) && *k.time_s >= 0, "a time is negative or not finite");
+    }
+    try {
+      (void)kernel_params_from_profile(p, k);
+    } catch (const error&) {
+      // a kernel lacking metrics is refused by the model: fine
+    }
+  }
+}
+
+void read(std::string_view text) {
+  const std::string file = "fuzz-input";
+  using namespace perfgate::detail;
+#define PERFGATE_READER_IS(name) (std::string_view(PERFGATE_FUZZ_READER) == name)
+  if (PERFGATE_READER_IS("nvprof")) {
+    check_profile(import_nvprof_csv(text, file));
+  } else if (PERFGATE_READER_IS("ncu_raw")) {
+    check_profile(import_ncu_csv_raw(text, file));
+    (void)ncu_raw_missing_metrics(text, {"dram__bytes_read.sum", "gpu__time_duration.sum"});
+  } else if (PERFGATE_READER_IS("ncu_details")) {
+    check_profile(import_ncu_csv_details(text, file));
+  } else if (PERFGATE_READER_IS("rocprofv3_csv")) {
+    check_profile(import_rocprof_csv(text, file, ""));
+  } else if (PERFGATE_READER_IS("rocprof_v1_csv")) {
+    check_profile(import_rocprof_wide_csv(text, file));
+  } else if (PERFGATE_READER_IS("rocpd")) {
+    check_profile(import_rocpd(read_rocpd_bytes(text, file)));
+  } else if (PERFGATE_READER_IS("gbench_json")) {
+    check_profile(import_gbench_json(text, file));
+  } else if (PERFGATE_READER_IS("detect")) {
+    check_profile(import_profile_text(text, file)); // dispatch + every reader + value checks
+  } else if (PERFGATE_READER_IS("device_json")) {
+    (void)device_from_json(text, file);
+  } else if (PERFGATE_READER_IS("report_json")) {
+    (void)report_from_json(text, file);
+    (void)baseline_from_json(text, file);
+  } else if (PERFGATE_READER_IS("cupti_json")) {
+    const auto run = cupti_run_from_json(text, file);
+    check_profile(profile_from_cupti_runs(run, run));
+  } else {
+    std::abort(); // unknown reader: a build error in all but name
+  }
+#undef PERFGATE_READER_IS
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  try {
+    read(std::string_view(reinterpret_cast<const char*>(data), size));
+  } catch (const perfgate::error&) {
+    // refused with a message and an exit code: the expected outcome for most inputs
+  }
+  return 0;
+}
