@@ -56,7 +56,9 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
   ``COLLECTOR auto|cupti|ncu|rocprof|gbench|profile``
     How kernels are measured. ``gbench``: a Google Benchmark binary whose benchmarks declare
     their work in the counters ``perfgate_fp32_flops``, ``perfgate_fp64_flops``,
-    ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration). The CPU is the local device,
+    ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration; optionally
+    ``perfgate_write_bytes``, the written part of the bytes, and ``perfgate_working_set_bytes``:
+    docs/model.md, "The roof"). The CPU is the local device,
     unless the target has ``.cu``/``.hip`` sources or links the CUDA or HIP runtime: then its
     benchmarks are taken to time GPU kernels with manual time and the GPU is the local device.
     ``cupti``: NVIDIA GPU counters through perfgate's CUPTI injection library (the program runs

@@ -76,7 +76,7 @@ std::string replace_non_finite(std::string_view text) {
 // The first of the values perfgate reads that is null (NaN/Infinity in the file), if any.
 std::optional<std::string> non_finite_key(const json_fields& b) {
   for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
-                          "perfgate_fp64_flops", "perfgate_int_ops"}) {
+                          "perfgate_fp64_flops", "perfgate_int_ops", "perfgate_write_bytes"}) {
     if (b.raw().contains(key) && b.raw().at(key).is_null()) { // has() is false for null
       return std::string(key);
     }
@@ -154,6 +154,16 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
       r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
                              value("perfgate_int_ops"), value("perfgate_bytes"),
                              value("perfgate_working_set_bytes")};
+      if (b.has("perfgate_write_bytes")) {
+        const double written = b.non_negative("perfgate_write_bytes");
+        if (written > r.work->bytes) {
+          b.fail("perfgate_write_bytes",
+                 "expected the written part of perfgate_bytes, at most " +
+                     b.raw().at("perfgate_bytes").dump() + ", found " +
+                     b.raw().at("perfgate_write_bytes").dump());
+        }
+        r.work->write_bytes = written;
+      }
     }
   }
   for (const auto& name : order) {

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <limits>
 
 namespace perfgate {
 
@@ -253,16 +255,20 @@ bool architecture_co_issues(std::string_view kind, std::string_view vendor,
   return cc >= 7.0;
 }
 
-double memory_roof_gbs(const device& d, bool one_core) {
+scope_peaks peaks_of_scope(const device& d, bool one_core) {
   if (one_core && d.one_core_peaks) {
-    const device_peaks& p = *d.one_core_peaks;
-    return std::max(p.dram_gbs, p.dram_roof_gbs);
+    return {*d.one_core_peaks, d.one_core_extra_peaks, true};
   }
-  if (d.peaks.dram_roof_gbs > 0) {
-    return d.peaks.dram_roof_gbs;
+  return {d.peaks, d.extra_peaks, false};
+}
+
+double memory_roof_gbs(const device& d, bool one_core) {
+  const scope_peaks s = peaks_of_scope(d, one_core);
+  if (s.peaks.dram_roof_gbs > 0) {
+    return s.peaks.dram_roof_gbs;
   }
-  double best = d.peaks.dram_gbs;
-  for (const auto& [key, value] : d.extra_peaks) {
+  double best = s.peaks.dram_gbs;
+  for (const auto& [key, value] : s.extra) {
     if (key.starts_with("dram_") && key.ends_with("_gbs")) {
       best = std::max(best, value);
     }
@@ -270,15 +276,73 @@ double memory_roof_gbs(const device& d, bool one_core) {
   return best;
 }
 
+std::vector<dram_pattern> dram_patterns(const device& d, bool one_core) {
+  // STREAM's byte counts per element: what each pattern reads and writes.
+  struct shape {
+    std::string_view name;
+    double reads, writes;
+  };
+  static constexpr shape shapes[] = {
+      {"dram_read", 1, 0},     {"dram_write", 0, 1},    {"dram_copy", 1, 1},
+      {"dram_triad", 2, 1},    {"dram_write_nt", 0, 1}, {"dram_copy_nt", 1, 1},
+      {"dram_triad_nt", 2, 1},
+  };
+  const scope_peaks s = peaks_of_scope(d, one_core);
+  std::vector<dram_pattern> out;
+  for (const auto& sh : shapes) {
+    const auto rate = s.extra.find(std::string(sh.name) + "_gbs");
+    if (rate != s.extra.end() && rate->second > 0) {
+      const double total = sh.reads + sh.writes;
+      out.push_back({std::string(sh.name), rate->second * sh.reads / total,
+                     rate->second * sh.writes / total});
+    }
+  }
+  return out;
+}
+
+std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, double read_bytes,
+                                               double write_bytes) {
+  const double R = std::max(0.0, read_bytes), W = std::max(0.0, write_bytes);
+  if (!(R + W > 0)) {
+    return std::nullopt;
+  }
+  // The fastest pattern of each read share (1: read, 2/3: triad, 1/2: copy, 0: write).
+  std::map<double, dram_pattern> best_of_share;
+  for (auto& p : dram_patterns(d, one_core)) {
+    // Rounded: 2/3 of 17 GB/s over 17 and 2/3 of 18 over 18 differ in the last bit.
+    const double share = std::round(p.read_gbs / (p.read_gbs + p.write_gbs) * 1e9) / 1e9;
+    auto [it, fresh] = best_of_share.try_emplace(share, p);
+    if (!fresh && p.read_gbs + p.write_gbs > it->second.read_gbs + it->second.write_gbs) {
+      it->second = p;
+    }
+  }
+  const double share = R / (R + W);
+  constexpr double same = 1e-9;
+  const auto above = best_of_share.lower_bound(share - same);
+  if (above != best_of_share.end() && above->first <= share + same) {
+    const dram_pattern& p = above->second;
+    return dram_mix_roof{p.read_gbs + p.write_gbs, p.name};
+  }
+  if (above == best_of_share.end() || above == best_of_share.begin()) {
+    return std::nullopt; // a mix beyond the measured ones: no pattern shows its rate
+  }
+  // Between two measured mixes: time-share the neighbours on either side, so that together
+  // they move exactly R and W (t_a r_a + t_b r_b = R, t_a w_a + t_b w_b = W).
+  const dram_pattern& a = above->second;
+  const dram_pattern& b = std::prev(above)->second;
+  const double det = (a.read_gbs * b.write_gbs - b.read_gbs * a.write_gbs) * 1e9;
+  const double t = (R * b.write_gbs - W * b.read_gbs) / det + (W * a.read_gbs - R * a.write_gbs) / det;
+  return dram_mix_roof{(R + W) / t / 1e9, a.name + " + " + b.name};
+}
+
 std::optional<cache_level> cache_holding(const device& d, double working_set_bytes,
                                          bool one_core) {
   if (d.kind != "cpu" || !(working_set_bytes > 0)) {
     return std::nullopt;
   }
-  const bool use_one_core = one_core && d.one_core_peaks.has_value();
-  const device_peaks& peaks = use_one_core ? *d.one_core_peaks : d.peaks;
-  const auto& extra = use_one_core ? d.one_core_extra_peaks : d.extra_peaks;
-  const double cores = use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
+  const auto [peaks, extra, use_one_core] = peaks_of_scope(d, one_core);
+  const double cores =
+      use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
   double faster_gbs = 0; // a level without a measured rate gets the next faster level's
   for (const std::string_view name : {"l1", "l2", "llc"}) {
     double gbs = faster_gbs;

@@ -72,6 +72,7 @@ kernel_params derive_kernel_params(const model_counters& m) {
   // An FMA instruction does 2 operations, every other instruction 1.
   k.W_comp = k.K_type == kernel_type::integer ? ops : ops + fma;
   k.W_traf = m.dram_read_bytes + m.dram_write_bytes;
+  k.write_bytes = m.dram_write_bytes;
   k.E_mix = k.K_type == kernel_type::integer ? 0.5 : (ops + fma) / (2 * ops);
   k.I_ops = ops;
   k.I_total = static_cast<double>(m.warp_size) * m.M_inst;
@@ -132,6 +133,14 @@ kernel_params declared_kernel_params(const declared_work& w) {
   if (w.working_set_bytes > 0) {
     k.working_set_bytes = w.working_set_bytes;
   }
+  if (w.write_bytes) {
+    if (!std::isfinite(*w.write_bytes) || *w.write_bytes < 0 || *w.write_bytes > w.bytes) {
+      throw input_error("<profile>", "",
+                        "declared write bytes must be finite, >= 0 and at most the declared "
+                        "bytes (they are the written part of them)");
+    }
+    k.write_bytes = *w.write_bytes;
+  }
   return k;
 }
 
@@ -185,8 +194,9 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
 prediction predict(const kernel_params& k, const device& d, bool one_core) {
   prediction p;
   p.device = d.id;
-  p.one_core = one_core && d.one_core_peaks.has_value();
-  const device_peaks& peak = p.one_core ? *d.one_core_peaks : d.peaks;
+  const scope_peaks scope = peaks_of_scope(d, one_core);
+  p.one_core = scope.one_core;
+  const device_peaks& peak = scope.peaks;
   switch (k.K_type) {
   case kernel_type::fp32: p.T_op = peak.fp32_gflops; break;
   case kernel_type::fp64: p.T_op = peak.fp64_gflops; break;
@@ -220,8 +230,8 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
 }
 
 namespace {
-roof_term term(std::string resource, double amount, double rate) {
-  return {std::move(resource), amount, rate, amount / (rate * 1e9)};
+roof_term term(std::string resource, double amount, double rate, std::string via = {}) {
+  return {std::move(resource), amount, rate, amount / (rate * 1e9), std::move(via)};
 }
 
 double time_of(const std::vector<roof_term>& terms, bool sum) {
@@ -240,8 +250,10 @@ const roof_term& largest(const std::vector<roof_term>& terms) {
 } // namespace
 
 roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
-  const bool use_one_core = one_core && d.one_core_peaks.has_value();
-  const device_peaks& peak = use_one_core ? *d.one_core_peaks : d.peaks;
+  const scope_peaks scope = peaks_of_scope(d, one_core);
+  const device_peaks& peak = scope.peaks;
+  const auto& extra = scope.extra; // a plain reference: lambdas capture it (clang 15)
+  const bool use_one_core = scope.one_core;
   roof_bound r;
   r.co_issue = d.co_issue;
 
@@ -272,21 +284,30 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   }
   const double t_compute = time_of(compute, !r.co_issue);
 
-  // Memory: DRAM at the highest bandwidth over access patterns; cache levels where the traffic
-  // through them is measured.
+  // Memory: DRAM at the best access pattern; on a CPU, at the best pattern of the kernel's
+  // read/write mix when it is known (a store there costs by its kind: write-allocate or
+  // non-temporal, and calibration measures every STREAM mix with both). GPUs keep the best
+  // pattern: on the H100, elementwise kernels (2 reads per write) streamed 5% above the
+  // time-shared read and copy patterns of their mix. Cache levels where the traffic through
+  // them is measured.
   std::vector<roof_term> memory;
-  r.B_roof = memory_roof_gbs(d, use_one_core);
   const std::optional<cache_level> level =
       k.working_set_bytes ? cache_holding(d, *k.working_set_bytes, use_one_core) : std::nullopt;
+  const std::optional<dram_mix_roof> mix =
+      k.write_bytes && d.kind == "cpu"
+          ? dram_roof_for_mix(d, use_one_core, k.W_traf - *k.write_bytes, *k.write_bytes)
+          : std::nullopt;
   if (level) {
     memory.push_back(term(level->name, k.W_traf, level->gbs));
+  } else if (mix) {
+    memory.push_back(term("dram", k.W_traf, mix->gbs, mix->via));
   } else {
-    memory.push_back(term("dram", k.W_traf, r.B_roof));
+    memory.push_back(term("dram", k.W_traf, memory_roof_gbs(d, use_one_core)));
   }
   const auto cache = [&](const char* resource, const std::optional<double>& bytes,
                          std::string_view peak_key) {
-    const auto rate = d.extra_peaks.find(peak_key);
-    if (bytes && *bytes > 0 && rate != d.extra_peaks.end() && !use_one_core) {
+    const auto rate = extra.find(peak_key);
+    if (bytes && *bytes > 0 && rate != extra.end() && !use_one_core) {
       memory.push_back(term(resource, *bytes, rate->second));
     }
   };

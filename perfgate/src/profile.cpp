@@ -90,6 +90,9 @@ std::string profile_to_json(const profile& p) {
       if (k.work->working_set_bytes > 0) {
         jk["declared_work"]["working_set_bytes"] = k.work->working_set_bytes;
       }
+      if (k.work->write_bytes) {
+        jk["declared_work"]["write_bytes"] = *k.work->write_bytes;
+      }
     }
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
@@ -179,6 +182,12 @@ profile profile_from_json(std::string_view text, const std::string& file) {
                         w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
                         w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
                         w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
+      if (w.has("write_bytes")) {
+        k.work->write_bytes = w.non_negative("write_bytes");
+        if (*k.work->write_bytes > k.work->bytes) {
+          w.fail("write_bytes", "expected the written part of bytes, at most bytes");
+        }
+      }
     }
     if (jk.has("sm_clock_mhz")) {
       k.sm_clock_mhz = jk.positive("sm_clock_mhz");

@@ -69,7 +69,7 @@ roof_bound read_roof(const json_fields& f) {
     for (std::size_t i = 0; i < terms.size(); ++i) {
       const auto t = f.element(terms[i], i, "terms");
       r.terms.push_back({t.string("resource"), t.non_negative("amount"), t.positive("rate"),
-                         t.non_negative("time_s")});
+                         t.non_negative("time_s"), t.string_or("via", "")});
     }
   }
   return r;

@@ -88,3 +88,26 @@ TEST(GbenchImporter, DenormalTimeIsAnInputError) {
         << message;
   }
 }
+
+// perfgate_write_bytes: the written part of perfgate_bytes, so the roof takes the DRAM patterns
+// of the kernel's read/write mix.
+TEST(GbenchImporter, DeclaredWriteBytesAreTheWrittenPartOfTheBytes) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_triad", "run_name": "BM_triad", "run_type": "iteration", "threads": 1,
+     "real_time": 20, "time_unit": "ms", "perfgate_bytes": 2.4e8, "perfgate_fp64_flops": 2e7,
+     "perfgate_write_bytes": 8e7},
+    {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+     "real_time": 10, "time_unit": "ms", "perfgate_bytes": 1.6e8, "perfgate_fp64_flops": 2e7}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  EXPECT_EQ(p.kernels[0].work->write_bytes, 8e7);
+  EXPECT_EQ(perfgate::kernel_params_from_profile(p, p.kernels[0]).write_bytes, 8e7);
+  EXPECT_FALSE(p.kernels[1].work->write_bytes); // not declared: the mix is unknown
+  EXPECT_FALSE(perfgate::kernel_params_from_profile(p, p.kernels[1]).write_bytes);
+
+  std::string too_many = text;
+  too_many.replace(too_many.find("8e7"), 3, "3e8");
+  EXPECT_EQ(perfgate::test::import_failure(too_many, "g.json"),
+            "g.json: key 'benchmarks[0].perfgate_write_bytes': expected the written part of "
+            "perfgate_bytes, at most 240000000.0, found 300000000.0");
+}

@@ -24,7 +24,7 @@ perfgate::profile sample() {
   p.kernels.push_back(k);
   perfgate::kernel_profile w;
   w.name = "BM_triad/1048576";
-  w.work = perfgate::declared_work{0, 2.0e6, 0, 2.4e7, 2.4e7};
+  w.work = perfgate::declared_work{0, 2.0e6, 0, 2.4e7, 2.4e7, 0.8e7};
   p.kernels.push_back(w);
   return p;
 }
@@ -71,6 +71,7 @@ TEST(ProfileJson, RoundTripKeepsEverything) {
   ASSERT_TRUE(q.kernels[1].work);
   EXPECT_EQ(q.kernels[1].work->fp64_flops, 2.0e6);
   EXPECT_EQ(q.kernels[1].work->working_set_bytes, 2.4e7);
+  EXPECT_EQ(q.kernels[1].work->write_bytes, 0.8e7);
   EXPECT_EQ(perfgate::profile_to_json(q).substr(0, 40), text.substr(0, 40));
 }
 

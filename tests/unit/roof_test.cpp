@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The roof (model.hpp roof_of): the speed-of-light time the gate judges against.
 #include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
 #include <gtest/gtest.h>
@@ -76,17 +77,105 @@ TEST(Roof, NeverAboveTheModelsPredictionForTheSameDevice) {
   }
 }
 
-TEST(Roof, MemoryRoofIsTheBestAccessPattern) {
+TEST(Roof, MemoryRoofOfAnUnknownMixIsTheBestAccessPattern) {
   auto d = toy_device(true);
   d.extra_peaks = {{"dram_read_gbs", 120.0}, {"dram_triad_nt_gbs", 140.0}, {"l2_gbs", 900.0}};
   EXPECT_DOUBLE_EQ(perfgate::memory_roof_gbs(d), 140.0); // l2_gbs is not a DRAM pattern
-  const auto r = perfgate::roof_of(fp32_kernel(1e6), d);
+  auto k = fp32_kernel(1e6);
+  k.write_bytes.reset(); // how much of the traffic is written is not known
+  const auto r = perfgate::roof_of(k, d);
   EXPECT_EQ(r.bound, bound_class::memory);
   EXPECT_EQ(r.limiter, "dram");
   EXPECT_DOUBLE_EQ(r.time_s, 1e6 / 140e9);
   EXPECT_DOUBLE_EQ(r.B_roof, 140.0);
-  d.peaks.dram_roof_gbs = 150.0; // stated explicitly: it wins
-  EXPECT_DOUBLE_EQ(perfgate::roof_of(fp32_kernel(1e6), d).time_s, 1e6 / 150e9);
+  EXPECT_EQ(term(r, "dram").via, "");
+  d.peaks.dram_roof_gbs = 150.0; // stated explicitly: it wins over the patterns
+  EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d).time_s, 1e6 / 150e9);
+}
+
+// One core of a Zen VM (calibrated 2026-11-23, rounded): reads stream faster than any mix.
+perfgate::device zen_like_one_core_patterns() {
+  auto d = toy_device(true);
+  d.extra_peaks = {{"dram_read_gbs", 20.0},    {"dram_write_gbs", 13.0},
+                   {"dram_copy_gbs", 15.0},    {"dram_triad_gbs", 17.0},
+                   {"dram_write_nt_gbs", 21.0}, {"dram_copy_nt_gbs", 19.0},
+                   {"dram_triad_nt_gbs", 18.0}, {"l2_gbs", 90.0}};
+  return d;
+}
+
+TEST(Roof, DramPatternsSplitTheirBytesAsStreamCountsThem) {
+  const auto patterns = perfgate::dram_patterns(zen_like_one_core_patterns(), false);
+  ASSERT_EQ(patterns.size(), 7u); // l2_gbs is no DRAM pattern
+  for (const auto& p : patterns) {
+    if (p.name == "dram_triad") {
+      EXPECT_DOUBLE_EQ(p.read_gbs, 17.0 * 2 / 3); // a = b + s c: two arrays read, one written
+      EXPECT_DOUBLE_EQ(p.write_gbs, 17.0 / 3);
+    }
+    if (p.name == "dram_write_nt") {
+      EXPECT_DOUBLE_EQ(p.read_gbs, 0.0);
+      EXPECT_DOUBLE_EQ(p.write_gbs, 21.0);
+    }
+  }
+}
+
+TEST(Roof, TheDramRoofFollowsTheKernelsReadWriteMix) {
+  const auto d = zen_like_one_core_patterns();
+  const auto roof = [&](double read, double write) {
+    const auto r = perfgate::dram_roof_for_mix(d, false, read, write);
+    EXPECT_TRUE(r.has_value()) << read << " " << write;
+    return r.value_or(perfgate::dram_mix_roof{});
+  };
+  // A read-only kernel (dot product): the read pattern, not the faster non-temporal write.
+  EXPECT_DOUBLE_EQ(roof(2e9, 0).gbs, 20.0);
+  EXPECT_EQ(roof(2e9, 0).via, "dram_read");
+  // A triad's mix: the better triad (non-temporal here), not the 21 GB/s of writing alone.
+  EXPECT_DOUBLE_EQ(roof(2e9, 1e9).gbs, 18.0);
+  EXPECT_EQ(roof(2e9, 1e9).via, "dram_triad_nt");
+  // Copy's mix: the better copy. Write-only: the better write.
+  EXPECT_DOUBLE_EQ(roof(1e9, 1e9).gbs, 19.0);
+  EXPECT_DOUBLE_EQ(roof(0, 1e9).gbs, 21.0);
+  // 3 GB read, 1 GB written lies between read (share 1) and triad (share 2/3): triad_nt moves
+  // the 1 GB written with 2 GB read (3 GB at 18 GB/s), the read pattern the last 1 GB (at 20).
+  const auto between = roof(3e9, 1e9);
+  EXPECT_NEAR(between.gbs, 4.0 / (3.0 / 18 + 1.0 / 20), 1e-12);
+  EXPECT_EQ(between.via, "dram_read + dram_triad_nt");
+}
+
+TEST(Roof, ADramMixBeyondTheMeasuredPatternsFallsBackToTheBestPattern) {
+  auto d = toy_device(true);
+  d.kind = "cpu";
+  d.extra_peaks = {{"dram_read_gbs", 120.0}, {"dram_copy_gbs", 140.0}};
+  // Writes only, but no pattern was measured writing alone: nothing shows that rate.
+  EXPECT_FALSE(perfgate::dram_roof_for_mix(d, false, 0, 1e6));
+  perfgate::declared_work w;
+  w.fp32_flops = 1.0;
+  w.bytes = 1e6;
+  w.write_bytes = 1e6;
+  const auto r = perfgate::roof_of(perfgate::declared_kernel_params(w), d);
+  EXPECT_DOUBLE_EQ(r.time_s, 1e6 / 140e9);
+  EXPECT_DOUBLE_EQ(term(r, "dram").rate, 140.0);
+  EXPECT_EQ(term(r, "dram").via, "");
+  // A datasheet device without patterns has no mix roof either.
+  EXPECT_FALSE(perfgate::dram_roof_for_mix(toy_device(true), false, 1e6, 1e6));
+}
+
+TEST(Roof, DeclaredWriteBytesSelectTheOneCorePatternsOfTheirMix) {
+  auto d = zen_like_one_core_patterns();
+  d.kind = "cpu";
+  d.one_core_peaks = perfgate::device_peaks{100.0, 50.0, 25.0, 40.0, 20.0, 10.0, 21.0};
+  d.one_core_extra_peaks = {{"dram_triad_gbs", 15.0}, {"dram_triad_nt_gbs", 14.0},
+                            {"dram_read_gbs", 21.0}};
+  perfgate::declared_work w;
+  w.fp64_flops = 2e8;
+  w.bytes = 2.4e9; // a triad over 1e8 doubles: 16 B read and 8 B written per element
+  w.write_bytes = 0.8e9;
+  const auto k = perfgate::declared_kernel_params(w);
+  const auto one = perfgate::roof_of(k, d, true);
+  EXPECT_DOUBLE_EQ(one.time_s, 2.4e9 / 15e9);
+  EXPECT_EQ(term(one, "dram").via, "dram_triad");
+  EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d, false).time_s, 2.4e9 / 18e9);
+  w.write_bytes = 3e9; // more written than moved
+  EXPECT_THROW((void)perfgate::declared_kernel_params(w), perfgate::input_error);
 }
 
 TEST(Roof, OneCoreKernelsUseTheOneCoreMemoryRoof) {
@@ -184,4 +273,25 @@ TEST(Roof, ACacheWithoutAMeasuredRateTakesTheFasterLevels) {
   auto gpu = cpu_with_caches();
   gpu.kind = "gpu"; // a GPU's caches are judged by measured traffic, not a working set
   EXPECT_EQ(perfgate::roof_of(streaming(100e3), gpu, false).limiter, "dram");
+}
+
+// The H100 (shared/data/h100): elementwise kernels with 2 reads per write streamed 5% above the
+// read and copy patterns time-shared to their mix, so a GPU's DRAM roof stays the best pattern.
+TEST(Roof, AGpuKeepsTheBestPatternWhateverItsMix) {
+  auto d = toy_device(true);
+  d.kind = "gpu";
+  d.extra_peaks = {{"dram_read_gbs", 3078.0}, {"dram_write_gbs", 3161.0}, {"dram_copy_gbs", 2817.0}};
+  perfgate::model_counters m;
+  m.M_fp32 = 1e6;
+  m.M_fma32 = 1e6;
+  m.M_ldst = 1e6;
+  m.M_inst = 1e5;
+  m.dram_read_bytes = 2e9;
+  m.dram_write_bytes = 1e9;
+  const auto k = perfgate::derive_kernel_params(m);
+  EXPECT_EQ(k.write_bytes, 1e9);
+  const auto r = perfgate::roof_of(k, d);
+  EXPECT_DOUBLE_EQ(term(r, "dram").rate, 3161.0);
+  d.kind = "cpu"; // the same patterns on a CPU: time-shared read and copy
+  EXPECT_LT(term(perfgate::roof_of(k, d), "dram").rate, 3078.0);
 }

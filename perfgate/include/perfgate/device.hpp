@@ -73,9 +73,46 @@ struct device {
 [[nodiscard]] bool architecture_co_issues(std::string_view kind, std::string_view vendor,
                                           std::string_view arch);
 
+/// The peaks of one scope: one core's (a one-thread CPU kernel, when the device has them) or
+/// the whole device's, with the optional peaks of the same scope.
+struct scope_peaks {
+  const device_peaks& peaks;
+  const std::map<std::string, double, std::less<>>& extra;
+  bool one_core = false; ///< true when these are one core's peaks
+};
+[[nodiscard]] scope_peaks peaks_of_scope(const device& d, bool one_core);
+
 /// The DRAM roof of a device (all cores, or one core's peaks), 1e9 B/s: `dram_roof_gbs` when
-/// stated, else the largest of dram_gbs and (all cores only) every `dram_*_gbs` pattern peak.
+/// stated, else the largest of dram_gbs and every `dram_*_gbs` pattern peak of the scope.
 [[nodiscard]] double memory_roof_gbs(const device& d, bool one_core = false);
+
+/// One DRAM access pattern the calibration measured (`dram_triad_nt_gbs`: a = b + s c with
+/// non-temporal stores), as the read and write rates it sustained (1e9 B/s).
+struct dram_pattern {
+  std::string name; ///< the peak key without `_gbs` ("dram_triad_nt")
+  double read_gbs = 0;
+  double write_gbs = 0;
+};
+
+/// The measured DRAM patterns of a scope, from its pattern peaks: read, write, copy and triad,
+/// with (`_nt`) and without non-temporal stores. Bytes are counted as STREAM does (a store is
+/// one write, whatever the cache does to it). Empty for a datasheet device.
+[[nodiscard]] std::vector<dram_pattern> dram_patterns(const device& d, bool one_core);
+
+/// The DRAM roof for traffic that reads `read_bytes` and writes `write_bytes`: the fastest
+/// measured pattern with the same read share (a triad's 2/3 reads: the better of the plain and
+/// the non-temporal triad), or between two measured shares the fastest pattern of each, time-
+/// shared so that together they move exactly that traffic. The roof of the kernel's kind of
+/// traffic, not of the best pattern of all: one core that reads at 20 GB/s may stream a triad
+/// at 15.
+struct dram_mix_roof {
+  double gbs = 0;   ///< (read + write bytes) / least time, 1e9 B/s
+  std::string via;  ///< the pattern or two patterns that schedule uses ("dram_triad_nt")
+};
+/// Empty when the scope has no patterns on both sides of the traffic's read share.
+[[nodiscard]] std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core,
+                                                             double read_bytes,
+                                                             double write_bytes);
 
 /// A cache level a working set can stream from, and its read bandwidth (1e9 B/s).
 struct cache_level {

@@ -52,6 +52,9 @@ struct kernel_params {
   // (GPU counters), or the working set a benchmark declares (a CPU kernel whose data fits in a
   // cache streams from that cache, not from DRAM).
   std::optional<double> l2_bytes, shared_bytes, working_set_bytes;
+  /// The part of W_traf that is written (measured DRAM writes, or the bytes a benchmark declares
+  /// it writes): the roof then uses the DRAM patterns of that read/write mix. Empty: unknown.
+  std::optional<double> write_bytes;
 };
 
 /// One resource's share of the roof: the least time the kernel's demand on it takes at the
@@ -61,6 +64,7 @@ struct roof_term {
   double amount = 0;    ///< operations, instructions or bytes the kernel puts on the resource
   double rate = 0;      ///< the resource's roof (1e9 per second)
   double time_s = 0;    ///< amount / rate
+  std::string via;      ///< what the rate was measured with, when it is not the resource's peak
 };
 
 /// The roof (speed of light) of one kernel on one device: the largest of its terms. Compute

@@ -68,6 +68,8 @@ struct declared_work {
   /// The data one invocation touches (bytes; 0: unknown). A CPU kernel whose working set fits a
   /// cache streams from that cache, so its memory roof is that cache's bandwidth, not DRAM's.
   double working_set_bytes = 0;
+  /// The part of `bytes` the kernel writes (`perfgate_write_bytes`); empty: not declared.
+  std::optional<double> write_bytes;
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).

@@ -27,8 +27,12 @@ json params_json(const kernel_params& k) {
 json roof_json(const roof_bound& r) {
   json terms = json::array();
   for (const auto& t : r.terms) {
-    terms.push_back(
-        {{"resource", t.resource}, {"amount", t.amount}, {"rate", t.rate}, {"time_s", t.time_s}});
+    json term = {
+        {"resource", t.resource}, {"amount", t.amount}, {"rate", t.rate}, {"time_s", t.time_s}};
+    if (!t.via.empty()) {
+      term["via"] = t.via;
+    }
+    terms.push_back(std::move(term));
   }
   return {{"time_s", r.time_s},   {"limiter", r.limiter}, {"bound", to_string(r.bound)},
           {"T_roof", r.T_roof},   {"B_roof", r.B_roof},   {"O_ridge", r.O_ridge},
