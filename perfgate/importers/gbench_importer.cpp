@@ -140,14 +140,21 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
       order.push_back(name);
     }
     benchmark_runs& r = it->second;
-    const double time_s = b.positive("real_time") * seconds_per(b);
+    // With T threads, Google Benchmark divides the wall time by the iterations of all threads
+    // (each thread's wall time / (T x its iterations)) while a default counter is the sum over
+    // the threads: the time of one iteration of all T threads together is T x real_time.
+    const std::uint64_t threads = b.has("threads") ? b.count("threads") : 1;
+    if (threads == 0) {
+      b.fail("threads", "expected at least 1 thread");
+    }
+    const double time_s = b.positive("real_time") * seconds_per(b) * static_cast<double>(threads);
     if (!std::isnormal(time_s)) { // a denormal time: bound / time would be inf
       b.fail("real_time", "a time of " + b.raw().at("real_time").dump() + " " +
                               b.string_or("time_unit", "ns") +
                               " is below the smallest normal double in seconds (2.2e-308 s)");
     }
     r.times_s.push_back(time_s);
-    r.threads = b.has("threads") ? b.count("threads") : 1;
+    r.threads = threads;
     if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
         b.has("perfgate_int_ops")) {
       auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };

@@ -47,7 +47,9 @@ TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
   const auto p = perfgate::import_profile_text(text, "g.json");
   ASSERT_EQ(p.kernels.size(), 2U); // the benchmark that reported an error is left out
   EXPECT_EQ(p.kernels[0].threads, 2U);
-  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 250e-6);
+  // libbenchmark's real_time is per iteration of ONE of the 2 threads (wall / 2 x iterations
+  // per thread); the counters sum both threads: one iteration of both takes 2 x 250 us.
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 500e-6);
   EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
             "g.json: kernel 'BM_undeclared': declares no work: set the counters perfgate_bytes and "
             "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops to the work of ONE "
@@ -110,4 +112,22 @@ TEST(GbenchImporter, DeclaredWriteBytesAreTheWrittenPartOfTheBytes) {
   EXPECT_EQ(perfgate::test::import_failure(too_many, "g.json"),
             "g.json: key 'benchmarks[0].perfgate_write_bytes': expected the written part of "
             "perfgate_bytes, at most 240000000.0, found 300000000.0");
+}
+
+// Real output (tests/data/gbench/stream_triad_threads.json: scripts/bench/stream_triad on the
+// 2-core VM, libbenchmark 1.7.1): the all-thread triad's real_time (8.74 ms) is the wall time
+// over the iterations of both threads, while each thread spent 17.2 ms of CPU per iteration of
+// its own loop, busy all the time. One iteration of both threads (the summed counters' work)
+// takes 2 x 8.74 ms: within 5% of the CPU time per thread, not half of it.
+TEST(GbenchImporter, MultiThreadedTimeIsOneIterationOfAllThreads) {
+  const auto p = perfgate::import_profile(std::string(PERFGATE_TEST_DATA_DIR) +
+                                          "/gbench/stream_triad_threads.json");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  const auto& all = p.kernels[1];
+  EXPECT_EQ(all.name, "BM_stream_triad_all/real_time/threads:2");
+  EXPECT_EQ(all.threads, 2U);
+  EXPECT_DOUBLE_EQ(*all.time_s, 2 * 8.740511999998748e-3);
+  EXPECT_NEAR(*all.time_s / 17.221042261904763e-3, 1.0, 0.05);
+  EXPECT_EQ(all.work->bytes, 2 * p.kernels[0].work->bytes); // summed over the threads
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 15.72113286668658e-3);
 }

@@ -18,7 +18,7 @@ perfgate::device toy_device(bool co_issue) {
 }
 
 // 1000 FP32 instructions (600 FMA), 500 loads/stores, 3200 thread instructions in all.
-perfgate::kernel_params fp32_kernel(double dram_bytes) {
+perfgate::kernel_params fp32_kernel(double dram_bytes, double dram_write_bytes = 0) {
   perfgate::model_counters m;
   m.M_fp32 = 1000;
   m.M_fma32 = 600;
@@ -26,6 +26,7 @@ perfgate::kernel_params fp32_kernel(double dram_bytes) {
   m.M_inst = 100;
   m.M_int = 400;
   m.dram_read_bytes = dram_bytes;
+  m.dram_write_bytes = dram_write_bytes;
   return perfgate::derive_kernel_params(m);
 }
 
@@ -281,14 +282,7 @@ TEST(Roof, AGpuKeepsTheBestPatternWhateverItsMix) {
   auto d = toy_device(true);
   d.kind = "gpu";
   d.extra_peaks = {{"dram_read_gbs", 3078.0}, {"dram_write_gbs", 3161.0}, {"dram_copy_gbs", 2817.0}};
-  perfgate::model_counters m;
-  m.M_fp32 = 1e6;
-  m.M_fma32 = 1e6;
-  m.M_ldst = 1e6;
-  m.M_inst = 1e5;
-  m.dram_read_bytes = 2e9;
-  m.dram_write_bytes = 1e9;
-  const auto k = perfgate::derive_kernel_params(m);
+  const auto k = fp32_kernel(2e9, 1e9); // measured: 2 GB read, 1 GB written
   EXPECT_EQ(k.write_bytes, 1e9);
   const auto r = perfgate::roof_of(k, d);
   EXPECT_DOUBLE_EQ(term(r, "dram").rate, 3161.0);

@@ -69,7 +69,7 @@ struct declared_work {
   /// cache streams from that cache, so its memory roof is that cache's bandwidth, not DRAM's.
   double working_set_bytes = 0;
   /// The part of `bytes` the kernel writes (`perfgate_write_bytes`); empty: not declared.
-  std::optional<double> write_bytes;
+  std::optional<double> write_bytes{};
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).
