@@ -466,6 +466,9 @@ TEST(svg_writer, roofline_of_twenty_kernels) {
     // Only the GTX 1060 measured them; kernels 5, 11, 17 have no time, kernel 10 a zero one.
     const std::size_t measured = r.devices[i].id == "gtx-1060" ? 16u : 0u;
     EXPECT_EQ(count(svg, " measured\" transform="), measured);
+    EXPECT_EQ(lines(svg, "bound-tick").size(), measured);
+    // On the GTX 1060 (one issue pipeline, no DRAM pattern peaks) the roof is the model.
+    EXPECT_EQ(count(svg, "class=\"model-tick\""), 0u);
     // Each verdict has its own marker.
     EXPECT_EQ(count(svg, "<g class=\"kernel-marker pass "), 5u);
     EXPECT_EQ(count(svg, "<g class=\"kernel-marker fail "), 5u);
@@ -646,3 +649,37 @@ TEST(svg_writer, checker_rejects_what_it_should) {
 }
 
 } // namespace
+
+// The bar of a measured kernel ends at its roof, the gate's bound, and the model's prediction
+// gets a thin tick of its own where the two differ (here: every roof twice as fast).
+TEST(svg_writer, measured_kernels_are_barred_to_their_roof) {
+  perfgate::report r = twenty_kernels();
+  std::size_t gtx = 0;
+  while (r.devices[gtx].id != "gtx-1060") {
+    ++gtx;
+  }
+  std::size_t measured = 0;
+  for (auto& k : r.kernels) {
+    ASSERT_TRUE(k.predictions[gtx].roof);
+    k.predictions[gtx].roof->time_s /= 2;
+    measured += k.measured && k.measured->time_s > 0 ? 1 : 0;
+  }
+  const std::string svg = roofline_svg(r, gtx);
+  expect_sound(svg);
+  const auto ticks = lines(svg, "bound-tick");
+  const auto model = lines(svg, "model-tick");
+  ASSERT_EQ(ticks.size(), measured);
+  ASSERT_EQ(model.size(), measured);
+  const axis_map y = read_axis(svg, false);
+  std::size_t t = 0;
+  for (const auto& k : r.kernels) {
+    if (!k.measured || !(k.measured->time_s > 0)) {
+      continue;
+    }
+    const auto& p = k.predictions[gtx];
+    EXPECT_NEAR(ticks[t].a.y, y.at(k.params.W_comp / p.roof->time_s / 1e9), 1.0) << k.name;
+    EXPECT_NEAR(model[t].a.y, y.at(p.T_pred), 1.0) << k.name;
+    ++t;
+  }
+  EXPECT_NE(svg.find("roof "), std::string::npos) << "the tooltip names the roof";
+}

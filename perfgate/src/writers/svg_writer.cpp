@@ -663,6 +663,12 @@ struct roof {
   }
 };
 
+// The performance the gate holds a kernel to: W_comp over its roof time (the model's T_pred
+// for a version-1 report without roofs).
+double gated_performance(const kernel_report& k, const prediction& p) {
+  return p.roof ? k.params.W_comp / p.roof->time_s / 1e9 : p.T_pred;
+}
+
 struct kernel_point {
   std::size_t index = 0; // in r.kernels; its number is index + 1
   const kernel_report* k = nullptr;
@@ -782,7 +788,7 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
   for (const auto& kp : ks) {
     if (kp.p) {
       xs.insert(xs.end(), {kp.k->params.O_krn, kp.p->O_dev});
-      ys.insert(ys.end(), {kp.p->T_op_adj, kp.p->T_pred});
+      ys.insert(ys.end(), {kp.p->T_op_adj, kp.p->T_pred, gated_performance(*kp.k, *kp.p)});
       if (kp.performance) {
         ys.push_back(*kp.performance);
       }
@@ -868,11 +874,12 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
              "\" stroke-width=\"1.5\"/></g>\n";
     layout.block(around(ridge, 4));
   }
-  // A measured kernel: a dotted bar from its point to its bound.
+  // A measured kernel: a dotted bar from its point up to the roof the gate judges it against
+  // (its efficiency is the bar's ratio); the model's prediction, where it differs, a thin tick.
   for (const auto& kp : ks) {
     if (kp.p && kp.performance) {
       const std::string c = colour(kp.index);
-      const point bound = at(kp.k->params.O_krn, kp.p->T_pred);
+      const point bound = at(kp.k->params.O_krn, gated_performance(*kp.k, *kp.p));
       lines += line(kp.at, bound,
                     "class=\"bound-gap\" stroke=\"" + c +
                         "\" stroke-width=\"1.5\" stroke-dasharray=\"1 2\"");
@@ -880,6 +887,12 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
                     "class=\"bound-tick\" stroke=\"" + c + "\" stroke-width=\"2\"");
       layout.block_segment(kp.at, bound, 1.5);
       layout.block(around(bound, 6));
+      const point model = at(kp.k->params.O_krn, kp.p->T_pred);
+      if (kp.p->roof && std::fabs(model.y - bound.y) >= 1.0) {
+        lines += line({model.x - 4, model.y}, {model.x + 4, model.y},
+                      "class=\"model-tick\" stroke=\"" + c + "\" stroke-width=\"1\"");
+        layout.block(around(model, 4));
+      }
     }
   }
 
@@ -952,9 +965,16 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
     }
     const kernel_report& k = *kp.k;
     std::string tip = std::to_string(kp.index + 1) + ". " + k.name + ": O_krn " +
-                      value(k.params.O_krn) + " op/B, bound " + value(kp.p->T_pred) + " " +
-                      unit_of(k.params.K_type) + " (" + std::string(to_string(kp.p->bound)) +
-                      "-bound)";
+                      value(k.params.O_krn) + " op/B, ";
+    if (kp.p->roof) {
+      tip += "roof " + value(gated_performance(k, *kp.p)) + " " + unit_of(k.params.K_type) +
+             " (" + std::string(to_string(kp.p->roof->bound)) + "-bound, limited by " +
+             kp.p->roof->limiter + "), model " + value(kp.p->T_pred);
+    } else {
+      tip += "bound " + value(kp.p->T_pred);
+    }
+    tip += " " + unit_of(k.params.K_type) + " (model: " + std::string(to_string(kp.p->bound)) +
+           "-bound)";
     if (kp.performance) {
       tip += ", measured " + value(*kp.performance) + " " + unit_of(k.params.K_type);
     }
@@ -977,7 +997,7 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
                     {sym(verdict_status::warn, true), "warn"},
                     {sym(verdict_status::fail, true), "fail"},
                     {sym(verdict_status::skip, true), "not gated"},
-                    {"", "filled: measured here, bar to its bound"}});
+                    {"", "filled: measured here, bar to its roof (thin tick: the model)"}});
   body += key_line(
       k_plot_left - 60, k_plot_bottom + 86,
       {{sym(verdict_status::skip, false), "bound only (not measured here)"},
