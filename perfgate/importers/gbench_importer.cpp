@@ -164,10 +164,9 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
       if (b.has("perfgate_write_bytes")) {
         const double written = b.non_negative("perfgate_write_bytes");
         if (written > r.work->bytes) {
-          b.fail("perfgate_write_bytes",
-                 "expected the written part of perfgate_bytes, at most " +
-                     b.raw().at("perfgate_bytes").dump() + ", found " +
-                     b.raw().at("perfgate_write_bytes").dump());
+          b.fail("perfgate_write_bytes", "expected the written part of perfgate_bytes, at most " +
+                                             b.raw().at("perfgate_bytes").dump() + ", found " +
+                                             b.raw().at("perfgate_write_bytes").dump());
         }
         r.work->write_bytes = written;
       }

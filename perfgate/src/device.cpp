@@ -331,7 +331,8 @@ std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, d
   const dram_pattern& a = above->second;
   const dram_pattern& b = std::prev(above)->second;
   const double det = (a.read_gbs * b.write_gbs - b.read_gbs * a.write_gbs) * 1e9;
-  const double t = (R * b.write_gbs - W * b.read_gbs) / det + (W * a.read_gbs - R * a.write_gbs) / det;
+  const double t =
+      (R * b.write_gbs - W * b.read_gbs) / det + (W * a.read_gbs - R * a.write_gbs) / det;
   return dram_mix_roof{(R + W) / t / 1e9, a.name + " + " + b.name};
 }
 

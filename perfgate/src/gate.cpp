@@ -45,7 +45,7 @@ std::string describe_class(const kernel_params& k, const prediction& p) {
                   detail::fixed(k.O_krn, 3) + " " + (k.O_krn > ridge ? ">" : "<=") +
                   (p.roof ? " O_ridge " : " O_dev ") + detail::fixed(ridge, 3) + " op/B";
   if (p.roof) {
-    s += ", limited by " + p.roof->limiter;
+    s += ", limited by " + limiter_text(*p.roof);
   }
   return s + ")";
 }

@@ -332,6 +332,15 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   return r;
 }
 
+std::string limiter_text(const roof_bound& r) {
+  for (const auto& t : r.terms) {
+    if (t.resource == r.limiter && !t.via.empty()) {
+      return r.limiter + " (" + t.via + ")";
+    }
+  }
+  return r.limiter;
+}
+
 double gated_time_s(const prediction& p) {
   return p.roof ? p.roof->time_s : p.predicted_time_s;
 }

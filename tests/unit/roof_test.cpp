@@ -90,6 +90,7 @@ TEST(Roof, MemoryRoofOfAnUnknownMixIsTheBestAccessPattern) {
   EXPECT_DOUBLE_EQ(r.time_s, 1e6 / 140e9);
   EXPECT_DOUBLE_EQ(r.B_roof, 140.0);
   EXPECT_EQ(term(r, "dram").via, "");
+  EXPECT_EQ(perfgate::limiter_text(r), "dram");
   d.peaks.dram_roof_gbs = 150.0; // stated explicitly: it wins over the patterns
   EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d).time_s, 1e6 / 150e9);
 }
@@ -97,8 +98,8 @@ TEST(Roof, MemoryRoofOfAnUnknownMixIsTheBestAccessPattern) {
 // One core of a Zen VM (calibrated 2026-11-23, rounded): reads stream faster than any mix.
 perfgate::device zen_like_one_core_patterns() {
   auto d = toy_device(true);
-  d.extra_peaks = {{"dram_read_gbs", 20.0},    {"dram_write_gbs", 13.0},
-                   {"dram_copy_gbs", 15.0},    {"dram_triad_gbs", 17.0},
+  d.extra_peaks = {{"dram_read_gbs", 20.0},     {"dram_write_gbs", 13.0},
+                   {"dram_copy_gbs", 15.0},     {"dram_triad_gbs", 17.0},
                    {"dram_write_nt_gbs", 21.0}, {"dram_copy_nt_gbs", 19.0},
                    {"dram_triad_nt_gbs", 18.0}, {"l2_gbs", 90.0}};
   return d;
@@ -164,8 +165,8 @@ TEST(Roof, DeclaredWriteBytesSelectTheOneCorePatternsOfTheirMix) {
   auto d = zen_like_one_core_patterns();
   d.kind = "cpu";
   d.one_core_peaks = perfgate::device_peaks{100.0, 50.0, 25.0, 40.0, 20.0, 10.0, 21.0};
-  d.one_core_extra_peaks = {{"dram_triad_gbs", 15.0}, {"dram_triad_nt_gbs", 14.0},
-                            {"dram_read_gbs", 21.0}};
+  d.one_core_extra_peaks = {
+      {"dram_triad_gbs", 15.0}, {"dram_triad_nt_gbs", 14.0}, {"dram_read_gbs", 21.0}};
   perfgate::declared_work w;
   w.fp64_flops = 2e8;
   w.bytes = 2.4e9; // a triad over 1e8 doubles: 16 B read and 8 B written per element
@@ -174,6 +175,7 @@ TEST(Roof, DeclaredWriteBytesSelectTheOneCorePatternsOfTheirMix) {
   const auto one = perfgate::roof_of(k, d, true);
   EXPECT_DOUBLE_EQ(one.time_s, 2.4e9 / 15e9);
   EXPECT_EQ(term(one, "dram").via, "dram_triad");
+  EXPECT_EQ(perfgate::limiter_text(one), "dram (dram_triad)");
   EXPECT_DOUBLE_EQ(perfgate::roof_of(k, d, false).time_s, 2.4e9 / 18e9);
   w.write_bytes = 3e9; // more written than moved
   EXPECT_THROW((void)perfgate::declared_kernel_params(w), perfgate::input_error);
@@ -281,7 +283,8 @@ TEST(Roof, ACacheWithoutAMeasuredRateTakesTheFasterLevels) {
 TEST(Roof, AGpuKeepsTheBestPatternWhateverItsMix) {
   auto d = toy_device(true);
   d.kind = "gpu";
-  d.extra_peaks = {{"dram_read_gbs", 3078.0}, {"dram_write_gbs", 3161.0}, {"dram_copy_gbs", 2817.0}};
+  d.extra_peaks = {
+      {"dram_read_gbs", 3078.0}, {"dram_write_gbs", 3161.0}, {"dram_copy_gbs", 2817.0}};
   const auto k = fp32_kernel(2e9, 1e9); // measured: 2 GB read, 1 GB written
   EXPECT_EQ(k.write_bytes, 1e9);
   const auto r = perfgate::roof_of(k, d);

@@ -106,13 +106,12 @@ struct dram_pattern {
 /// traffic, not of the best pattern of all: one core that reads at 20 GB/s may stream a triad
 /// at 15.
 struct dram_mix_roof {
-  double gbs = 0;   ///< (read + write bytes) / least time, 1e9 B/s
-  std::string via;  ///< the pattern or two patterns that schedule uses ("dram_triad_nt")
+  double gbs = 0;  ///< (read + write bytes) / least time, 1e9 B/s
+  std::string via; ///< the pattern or two patterns that schedule uses ("dram_triad_nt")
 };
 /// Empty when the scope has no patterns on both sides of the traffic's read share.
 [[nodiscard]] std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core,
-                                                             double read_bytes,
-                                                             double write_bytes);
+                                                             double read_bytes, double write_bytes);
 
 /// A cache level a working set can stream from, and its read bandwidth (1e9 B/s).
 struct cache_level {

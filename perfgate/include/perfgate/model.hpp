@@ -82,6 +82,10 @@ struct roof_bound {
   std::vector<roof_term> terms; ///< compute terms first, then memory levels
 };
 
+/// The roof's limiter as reports name it: "dram (dram_triad_nt)" when the limiting term's rate
+/// came from a pattern of the kernel's mix, else the resource alone ("fp32", "dram").
+[[nodiscard]] std::string limiter_text(const roof_bound& r);
+
 /// The prediction for one kernel on one device.
 struct prediction {
   std::string device;    ///< device id

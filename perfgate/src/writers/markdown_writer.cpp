@@ -121,9 +121,9 @@ std::string predicted_table(const device& d, const std::vector<const kernel_repo
   for (const auto* k : ks) {
     if (const prediction* p = prediction_on(*k, d.id)) {
       t.rows.push_back({"`" + k->name + "`", duration(gated_time_s(*p)),
-                        std::string(to_string(gated_bound(*p))), p->roof ? p->roof->limiter : "-",
-                        duration(p->predicted_time_s), fixed(p->T_op_adj, 2),
-                        fixed(k->params.O_krn, 3), fixed(p->O_dev, 3)});
+                        std::string(to_string(gated_bound(*p))),
+                        p->roof ? limiter_text(*p->roof) : "-", duration(p->predicted_time_s),
+                        fixed(p->T_op_adj, 2), fixed(k->params.O_krn, 3), fixed(p->O_dev, 3)});
     }
   }
   return render_markdown(t);

@@ -36,7 +36,7 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
     t.rows.push_back({p.device, fixed(p.T_op, 2), percent(p.E_instr), fixed(p.T_op_adj, 2),
                       fixed(p.B_mem, 2), fixed(p.O_dev, 3), std::string(to_string(p.bound)),
                       fixed(p.T_pred, 2), duration(p.predicted_time_s),
-                      p.roof ? duration(p.roof->time_s) : "-", p.roof ? p.roof->limiter : "-",
+                      p.roof ? duration(p.roof->time_s) : "-", p.roof ? limiter_text(*p.roof) : "-",
                       source});
   }
   return t;

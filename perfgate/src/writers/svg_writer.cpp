@@ -967,9 +967,9 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
     std::string tip = std::to_string(kp.index + 1) + ". " + k.name + ": O_krn " +
                       value(k.params.O_krn) + " op/B, ";
     if (kp.p->roof) {
-      tip += "roof " + value(gated_performance(k, *kp.p)) + " " + unit_of(k.params.K_type) +
-             " (" + std::string(to_string(kp.p->roof->bound)) + "-bound, limited by " +
-             kp.p->roof->limiter + "), model " + value(kp.p->T_pred);
+      tip += "roof " + value(gated_performance(k, *kp.p)) + " " + unit_of(k.params.K_type) + " (" +
+             std::string(to_string(kp.p->roof->bound)) + "-bound, limited by " +
+             limiter_text(*kp.p->roof) + "), model " + value(kp.p->T_pred);
     } else {
       tip += "bound " + value(kp.p->T_pred);
     }

@@ -2,12 +2,12 @@
 // A user's STREAM triad as issue 13 measured it: portable C++ (no -march), one thread and every
 // thread, each declaring the bytes it moves and the part it writes. scripts/bench-roof.sh gates
 // it with perfgate beside the examples: neither may beat its roof, and both should come close.
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <thread>
 #include <vector>
+
+#include <benchmark/benchmark.h>
 
 namespace {
 // Per thread: 3 arrays of 8 Mi doubles (192 MiB), far beyond any last-level cache.
