@@ -163,6 +163,10 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
                              value("perfgate_working_set_bytes")};
       if (b.has("perfgate_write_bytes")) {
         const double written = b.non_negative("perfgate_write_bytes");
+        if (!b.has("perfgate_bytes")) {
+          b.fail("perfgate_write_bytes",
+                 "is the written part of perfgate_bytes, but perfgate_bytes is not set");
+        }
         if (written > r.work->bytes) {
           b.fail("perfgate_write_bytes", "expected the written part of perfgate_bytes, at most " +
                                              b.raw().at("perfgate_bytes").dump() + ", found " +

@@ -131,3 +131,13 @@ TEST(GbenchImporter, MultiThreadedTimeIsOneIterationOfAllThreads) {
   EXPECT_EQ(all.work->bytes, 2 * p.kernels[0].work->bytes); // summed over the threads
   EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 15.72113286668658e-3);
 }
+
+// Found by fuzz_gbench_json (tests/data/fuzz-regressions): write bytes without perfgate_bytes.
+TEST(GbenchImporter, WriteBytesWithoutBytesAreAnInputError) {
+  const auto what = perfgate::test::import_failure(
+      std::string(PERFGATE_TEST_DATA_DIR) + "/fuzz-regressions/gbench_write_bytes_without_bytes.json");
+  EXPECT_NE(what.find("gbench_write_bytes_without_bytes.json: key 'benchmarks[1].perfgate_write_bytes': "
+                      "is the written part of perfgate_bytes, but perfgate_bytes is not set"),
+            std::string::npos)
+      << what;
+}
