@@ -51,6 +51,27 @@ microbench_result summarize(std::string key, std::string scope, std::size_t thre
   return r;
 }
 
+// Rates of timed repetitions after one warm-up. A peak is the best rate, and on a shared
+// machine the best shows up late: repeat beyond the planned count until the last few
+// repetitions no longer raise it by 1% (at most 4x the planned count).
+std::vector<double> settled_rates(const plan& p, const std::function<double()>& one_rate) {
+  (void)one_rate(); // the warm-up
+  const std::uint64_t settle = std::max<std::uint64_t>(2, p.repetitions / 2);
+  std::vector<double> rates;
+  double best = 0;
+  std::uint64_t since_best = 0;
+  for (std::uint64_t rep = 1; rep <= 4 * p.repetitions; ++rep) {
+    const double rate = one_rate();
+    rates.push_back(rate);
+    since_best = rate > best * 1.01 ? 0 : since_best + 1;
+    best = std::max(best, rate);
+    if (rep >= p.repetitions && since_best >= settle) {
+      break;
+    }
+  }
+  return rates;
+}
+
 // A compute kernel: iterations are sized on one thread so a repetition lasts about target_s.
 microbench_result compute_benchmark(const std::string& key, const std::string& scope,
                                     const std::vector<int>& cpus, const plan& p,
@@ -69,16 +90,13 @@ microbench_result compute_benchmark(const std::string& key, const std::string& s
     iterations *= 4;
   }
   iterations = std::max<std::uint64_t>(iterations, 1);
-  std::vector<double> rates;
-  for (std::uint64_t rep = 0; rep <= p.repetitions; ++rep) {
+  std::vector<double> rates = settled_rates(p, [&] {
     const double t = run_pinned(cpus, [&](std::size_t) {
       volatile double sink = kernel(iterations);
       (void)sink;
     });
-    if (rep > 0) { // repetition 0 is the warm-up
-      rates.push_back(ops(iterations) * static_cast<double>(cpus.size()) / t / 1e9);
-    }
-  }
+    return ops(iterations) * static_cast<double>(cpus.size()) / t / 1e9;
+  });
   return summarize(key, scope, cpus.size(), std::move(rates), note);
 }
 
@@ -211,28 +229,13 @@ std::vector<microbench_result> dram_benchmarks(const std::string& scope,
   }
   std::vector<microbench_result> out;
   for (const auto& k : all) {
-    // A roof is the best rate, and on a shared machine the best shows up late: repeat until
-    // the last `settle` repetitions no longer raise it by 1% (at most 4x the planned count).
-    const std::uint64_t settle = std::max<std::uint64_t>(2, p.repetitions / 2);
-    std::vector<double> rates;
-    double best = 0;
-    std::uint64_t since_best = 0;
-    for (std::uint64_t rep = 0; rep <= 4 * p.repetitions; ++rep) {
+    std::vector<double> rates = settled_rates(p, [&] {
       const double t = run_pinned(cpus, [&](std::size_t th) {
         const auto [begin, end] = part(th);
         k.body(begin, end);
       });
-      if (rep == 0) {
-        continue; // the warm-up
-      }
-      const double rate = k.bytes_per_element * bytes / t / 1e9;
-      rates.push_back(rate);
-      since_best = rate > best * 1.01 ? 0 : since_best + 1;
-      best = std::max(best, rate);
-      if (rep >= p.repetitions && since_best >= settle) {
-        break;
-      }
-    }
+      return k.bytes_per_element * bytes / t / 1e9;
+    });
     out.push_back(summarize(k.key, scope, threads, std::move(rates), k.note));
   }
   return out;
