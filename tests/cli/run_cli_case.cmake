@@ -4,7 +4,21 @@
 #         [-DEXPECT_FILE=<path>]
 #         [-DWORKING_DIRECTORY=<dir>] -P run_cli_case.cmake
 # The regex is matched against stdout and stderr together.
+#         [-DGPU_EXPECT_CODE=<n> -DGPU_EXPECT_REGEX=<regex>]
+# GPU_EXPECT_*: what is right instead where `nvidia-smi -L` lists an NVIDIA GPU (a case whose
+# outcome depends on the machine: skipped without a GPU, a clean failure with one).
 cmake_minimum_required(VERSION 3.25)
+if(DEFINED GPU_EXPECT_CODE)
+  find_program(nvidia_smi nvidia-smi)
+  if(nvidia_smi)
+    execute_process(COMMAND "${nvidia_smi}" -L RESULT_VARIABLE smi_result OUTPUT_VARIABLE gpus
+                    ERROR_QUIET)
+    if(smi_result EQUAL 0 AND gpus MATCHES "^GPU 0")
+      set(EXPECT_CODE "${GPU_EXPECT_CODE}")
+      set(EXPECT_REGEX "${GPU_EXPECT_REGEX}")
+    endif()
+  endif()
+endif()
 if(DEFINED EXPECT_FILE)
   file(REMOVE "${EXPECT_FILE}")
 endif()
