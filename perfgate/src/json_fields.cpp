@@ -135,6 +135,20 @@ std::vector<std::string> json_fields::strings(std::string_view key) const {
   return out;
 }
 
+std::vector<double> json_fields::positives(std::string_view key) const {
+  const auto& a = array(key);
+  std::vector<double> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_number() || !std::isfinite(a[i].get<double>()) || !(a[i].get<double>() > 0)) {
+      fail(std::string(key) + "[" + std::to_string(i) + "]",
+           "expected a finite number > 0, found " + a[i].dump());
+    }
+    out.push_back(a[i].get<double>());
+  }
+  return out;
+}
+
 std::array<std::uint64_t, 3> json_fields::dim3(std::string_view key) const {
   const auto& a = array(key);
   if (a.size() != 3) {

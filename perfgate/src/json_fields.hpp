@@ -32,6 +32,7 @@ public:
   [[nodiscard]] json_fields object(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& array(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> strings(std::string_view key) const;  ///< string array
+  [[nodiscard]] std::vector<double> positives(std::string_view key) const;     ///< numbers > 0
   [[nodiscard]] std::array<std::uint64_t, 3> dim3(std::string_view key) const; ///< [x, y, z] > 0
   [[nodiscard]] json_fields element(const nlohmann::json& item, std::size_t index,
                                     std::string_view array_key) const;

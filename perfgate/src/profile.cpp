@@ -3,6 +3,7 @@
 #include <perfgate/profile.hpp>
 #include <perfgate/version.hpp>
 
+#include "duration_json.hpp"
 #include "json_fields.hpp"
 
 #include <nlohmann/json.hpp>
@@ -20,6 +21,7 @@ duration_stats duration_stats::from_samples(std::vector<double> samples_s) {
   if (samples_s.empty()) {
     return s;
   }
+  s.samples_s = samples_s;
   std::sort(samples_s.begin(), samples_s.end());
   const auto n = samples_s.size();
   s.samples = n;
@@ -35,6 +37,25 @@ duration_stats duration_stats::from_samples(std::vector<double> samples_s) {
   s.stddev_s = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
   return s;
 }
+
+namespace detail {
+duration_stats with_recorded_samples(const json_fields& f, duration_stats stated) {
+  if (!f.has("samples_s")) {
+    return stated;
+  }
+  const duration_stats recorded = duration_stats::from_samples(f.positives("samples_s"));
+  if (recorded.samples != stated.samples) {
+    f.fail("samples_s", "holds " + std::to_string(recorded.samples) +
+                            " samples, but samples says " + std::to_string(stated.samples));
+  }
+  if (std::fabs(recorded.median_s - stated.median_s) > 1e-9 * stated.median_s) {
+    f.fail("samples_s", "their median " + json(recorded.median_s).dump() +
+                            " s disagrees with median_s " + json(stated.median_s).dump() + " s");
+  }
+  stated.samples_s = recorded.samples_s;
+  return stated;
+}
+} // namespace detail
 
 std::optional<double> kernel_profile::counter(std::string_view canonical) const {
   if (const auto it = counters.find(canonical); it != counters.end()) {
@@ -75,6 +96,9 @@ std::string profile_to_json(const profile& p) {
       jk["duration"] = {{"samples", d.samples},   {"total_s", d.total_s}, {"mean_s", d.mean_s},
                         {"median_s", d.median_s}, {"min_s", d.min_s},     {"max_s", d.max_s},
                         {"stddev_s", d.stddev_s}};
+      if (!d.samples_s.empty()) {
+        jk["duration"]["samples_s"] = d.samples_s;
+      }
     }
     if (k.time_s) {
       jk["time_s"] = *k.time_s;
@@ -167,7 +191,7 @@ profile profile_from_json(std::string_view text, const std::string& file) {
       s.min_s = d.positive("min_s");
       s.max_s = d.positive("max_s");
       s.stddev_s = d.non_negative("stddev_s");
-      k.duration = s;
+      k.duration = detail::with_recorded_samples(d, s);
     }
     if (jk.has("time_s")) {
       k.time_s = jk.positive("time_s");

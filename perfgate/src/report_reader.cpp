@@ -5,6 +5,7 @@
 #include <perfgate/report.hpp>
 #include <perfgate/version.hpp>
 
+#include "duration_json.hpp"
 #include "json_fields.hpp"
 
 #include <nlohmann/json.hpp>
@@ -171,6 +172,7 @@ report report_from_json(std::string_view text, const std::string& file) {
       meas.stats.min_s = m.has("min_s") ? m.non_negative("min_s") : 0;
       meas.stats.max_s = m.has("max_s") ? m.non_negative("max_s") : 0;
       meas.stats.stddev_s = m.has("stddev_s") ? m.non_negative("stddev_s") : 0;
+      meas.stats = detail::with_recorded_samples(m, meas.stats);
       if (m.has("sm_clock_mhz")) {
         meas.sm_clock_mhz = m.positive("sm_clock_mhz");
       }

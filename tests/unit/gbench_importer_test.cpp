@@ -27,6 +27,7 @@ TEST(GbenchImporter, RepetitionsGiveTheMedianTimeOfOneIteration) {
   EXPECT_EQ(triad.work->fp64_flops, 33554432.0);
   ASSERT_TRUE(triad.duration);
   EXPECT_EQ(triad.duration->samples, 3U);
+  EXPECT_EQ(triad.duration->samples_s.size(), 3U); // every repetition, for the statistics
   EXPECT_EQ(*triad.time_s, triad.duration->median_s);
   EXPECT_GT(*triad.time_s, 1e-3); // milliseconds converted to seconds
   EXPECT_LT(*triad.time_s, 1.0);

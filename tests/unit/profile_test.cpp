@@ -68,6 +68,7 @@ TEST(ProfileJson, RoundTripKeepsEverything) {
   EXPECT_EQ(q.kernels[0].launch->grid[0], 65536U);
   ASSERT_TRUE(q.kernels[0].duration);
   EXPECT_DOUBLE_EQ(q.kernels[0].duration->median_s, 2e-5);
+  EXPECT_EQ(q.kernels[0].duration->samples_s, (std::vector<double>{3e-5, 1e-5, 2e-5})); // in order
   ASSERT_TRUE(q.kernels[1].work);
   EXPECT_EQ(q.kernels[1].work->fp64_flops, 2.0e6);
   EXPECT_EQ(q.kernels[1].work->working_set_bytes, 2.4e7);

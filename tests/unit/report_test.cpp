@@ -330,3 +330,38 @@ TEST(Report, NoMatchMessageIsCappedForHugeProfiles) {
     EXPECT_LT(what.size(), 600U);
   }
 }
+
+// Issue 20: every timed sample, in the order measured, travels into the report and back; a
+// report whose samples disagree with its statistics is refused, naming the key.
+TEST(Report, JsonCarriesEveryTimedSample) {
+  auto p = two_kernels();
+  p.kernels[0].duration = perfgate::duration_stats::from_samples({3e-3, 1e-3, 2e-3});
+  auto r = perfgate::predict_report(p, devices());
+  r.meta = perfgate::make_report_meta("predict", {"perfgate", "predict"});
+  const std::string text = perfgate::report_to_json(r);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["kernels"][0]["measured"]["samples_s"], nlohmann::json::array({3e-3, 1e-3, 2e-3}));
+  const auto back = perfgate::report_from_json(text, "r.json");
+  EXPECT_EQ(back.kernels[0].measured->stats.samples_s, (std::vector<double>{3e-3, 1e-3, 2e-3}));
+
+  const auto refused = [&](nlohmann::json bad) {
+    try {
+      (void)perfgate::report_from_json(bad.dump(), "r.json");
+    } catch (const perfgate::input_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  auto bad = j;
+  bad["kernels"][0]["measured"]["samples_s"] = {3e-3, 1e-3};
+  EXPECT_EQ(refused(bad), "r.json: key 'kernels[0].measured.samples_s': holds 2 samples, but "
+                          "samples says 3");
+  bad = j;
+  bad["kernels"][0]["measured"]["samples_s"] = {3e-3, 1e-3, 4e-3};
+  EXPECT_EQ(refused(bad), "r.json: key 'kernels[0].measured.samples_s': their median 0.003 s "
+                          "disagrees with median_s 0.002 s");
+  bad = j;
+  bad["kernels"][0]["measured"]["samples_s"] = {3e-3, -1e-3, 2e-3};
+  EXPECT_EQ(refused(bad), "r.json: key 'kernels[0].measured.samples_s[1]': expected a finite "
+                          "number > 0, found -0.001");
+}

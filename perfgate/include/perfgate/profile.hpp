@@ -53,8 +53,11 @@ struct duration_stats {
   double min_s = 0;
   double max_s = 0;
   double stddev_s = 0; ///< sample standard deviation (0 for one sample)
+  /// Every timed invocation, in the order measured (benchmark repetitions, kernel launches):
+  /// what a statistical comparison needs. Empty where only the statistics were recorded.
+  std::vector<double> samples_s;
 
-  /// Statistics of a non-empty list of per-invocation durations in seconds.
+  /// Statistics of a non-empty list of per-invocation durations in seconds, which it keeps.
   [[nodiscard]] static duration_stats from_samples(std::vector<double> samples_s);
 };
 

@@ -73,6 +73,9 @@ json measured_json(const std::optional<measurement>& m) {
   json j = {{"time_s", m->time_s},    {"samples", s.samples}, {"mean_s", s.mean_s},
             {"median_s", s.median_s}, {"min_s", s.min_s},     {"max_s", s.max_s},
             {"stddev_s", s.stddev_s}};
+  if (!s.samples_s.empty()) {
+    j["samples_s"] = s.samples_s;
+  }
   if (m->sm_clock_mhz) {
     j["sm_clock_mhz"] = *m->sm_clock_mhz;
   }
