@@ -13,7 +13,6 @@
 #include <array>
 #include <cctype>
 #include <cmath>
-#include <limits>
 
 namespace perfgate {
 
