@@ -7,6 +7,7 @@
 #include "csv_reader.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace perfgate::detail {
@@ -133,10 +134,12 @@ profile import_nvprof_csv(std::string_view text, const std::string& file) {
                             "\"); a profile must come from one GPU");
     }
     const auto inv = parse_profiler_number(row.fields[col["Invocations"]]);
-    if (!inv || *inv < 1 || *inv != static_cast<double>(static_cast<std::uint64_t>(*inv))) {
+    // Range first: converting a double beyond 2^64 to an integer is undefined (fuzz_nvprof).
+    constexpr double largest_exact = 9007199254740992.0; // 2^53
+    if (!inv || *inv < 1 || *inv > largest_exact || *inv != std::floor(*inv)) {
       throw input_error(file, line,
                         "\"Invocations\" is \"" + row.fields[col["Invocations"]] +
-                            "\", expected a positive integer");
+                            "\", expected a positive integer (at most 2^53)");
     }
     auto [kit, inserted] = kernels.try_emplace(kernel);
     kernel_rows& k = kit->second;
