@@ -61,7 +61,7 @@ profile collect(const run_options& o) {
     return detail::collect_gbench(request);
   }
   if (collector == "ncu") {
-    return detail::collect_ncu(request, detail::ncu_metrics_for_local_gpu());
+    return detail::collect_ncu_runs(request, detail::ncu_metrics_for_local_gpu());
   }
   if (collector == "cupti") {
     return detail::collect_cupti(request);

@@ -85,9 +85,30 @@ void run_plain(const collect_request& request);
 /// counter permission or a supported chip; target_error (3) when the program fails under either.
 [[nodiscard]] profile collect_cupti(const collect_request& request);
 
+/// What ncu collects: the first run's metrics, and the tensor operations counters of a second
+/// run made only when a kernel of the first executed matrix instructions (each of those
+/// counters costs about one replay pass; chip_metric_plan).
+struct ncu_metric_sets {
+  std::vector<std::string> metrics;
+  std::vector<std::string> tensor_metrics; ///< empty: no second run
+};
+
 /// What ncu should collect on this machine's GPU: the local chip's metric plan (names valid on
-/// that chip, e.g. GB202's dram__bytes_op_*), else ncu_default_metrics().
-[[nodiscard]] std::vector<std::string> ncu_metrics_for_local_gpu();
+/// that chip, e.g. GB202's dram__bytes_op_*), else ncu_default_metrics() and no tensor run
+/// (the tensor counters' names differ on every chip; without a plan the model names them).
+[[nodiscard]] ncu_metric_sets ncu_metrics_for_local_gpu();
+
+/// collect_ncu with `sets.metrics`, then, when a kernel executed matrix instructions, again
+/// with `sets.tensor_metrics`, whose counters are added to that kernel (add_tensor_counters).
+[[nodiscard]] profile collect_ncu_runs(const collect_request& request, const ncu_metric_sets& sets);
+
+/// Whether a kernel of `p` executed matrix instructions no tensor counter measured.
+[[nodiscard]] bool needs_tensor_run(const profile& p);
+
+/// Adds the tensor operations counters of a second counter run's kernels to the kernels of the
+/// same name in `base`, per invocation of `base` (the runs may replay different launch
+/// counts).
+void add_tensor_counters(profile& base, const profile& tensor);
 
 /// One kernel of a `perfgate-cupti/1` file.
 struct cupti_kernel_run {

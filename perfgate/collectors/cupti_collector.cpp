@@ -241,19 +241,20 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
 } // namespace
 #endif
 
-std::vector<std::string> ncu_metrics_for_local_gpu() {
+ncu_metric_sets ncu_metrics_for_local_gpu() {
 #ifdef PERFGATE_HAVE_CUPTI
   // Only after the device check: naming the chip is a target-side CUPTI call.
   if (!nvidia_gpu_unavailable()) {
     try {
-      return plan_chip_metrics(cupti::chip_of_device(0)).metrics;
+      auto plan = plan_chip_metrics(cupti::chip_of_device(0));
+      return {std::move(plan.metrics), std::move(plan.tensor_metrics)};
     } catch (const std::exception& e) {
       std::cerr << "perfgate: warning: no per-chip metric plan (" << e.what()
-                << "); asking ncu for the default names\n";
+                << "); asking ncu for the default names, without tensor operations\n";
     }
   }
 #endif
-  return ncu_default_metrics();
+  return {ncu_default_metrics(), {}};
 }
 
 profile collect_cupti(const collect_request& request) {
@@ -287,6 +288,14 @@ profile collect_cupti(const collect_request& request) {
             << (plan.passes == 1 ? "" : "es") << " per kernel)\n";
   const auto counters = run_injected(request, "counters", library, plan.metrics, "counter run");
   auto p = profile_from_cupti_runs(timing, counters);
+  if (!plan.tensor_metrics.empty() && needs_tensor_run(p)) {
+    std::cerr << "perfgate: cupti: kernels executed matrix instructions: tensor counter run ("
+              << plan.tensor_metrics.size() << " metrics, " << plan.tensor_passes << " pass"
+              << (plan.tensor_passes == 1 ? "" : "es") << " per kernel)\n";
+    const auto tensor =
+        run_injected(request, "counters", library, plan.tensor_metrics, "tensor counter run");
+    add_tensor_counters(p, profile_from_cupti_runs(timing, tensor));
+  }
   p.source_file = request.program.front();
   return p;
 #endif

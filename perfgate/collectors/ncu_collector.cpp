@@ -78,7 +78,11 @@ std::vector<std::string> ncu_default_metrics() {
   // known.
   std::vector<std::string> metrics = {"gpu__time_duration.sum",
                                       "sm__cycles_elapsed.avg.per_second"};
+  const auto& tensor = counter::tensor_ops;
   for (const auto& source : ncu_counter_sources()) {
+    if (std::find(tensor.begin(), tensor.end(), source.canonical) != tensor.end()) {
+      continue; // named differently on every chip: only a chip's plan can ask for them
+    }
     for (auto m : source.alternatives.front().metrics) {
       if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) {
         metrics.emplace_back(m);
@@ -168,6 +172,39 @@ profile collect_ncu(const collect_request& request, const std::vector<std::strin
   }
   auto p = import_ncu_csv_raw(text, request.program.front() + " (ncu output)");
   p.source_file = request.program.front();
+  return p;
+}
+
+bool needs_tensor_run(const profile& p) {
+  return std::any_of(p.kernels.begin(), p.kernels.end(), [&](const kernel_profile& k) {
+    return k.matrix_instructions(p.warp_size) > 0 && k.tensor_operations() <= 0;
+  });
+}
+
+void add_tensor_counters(profile& base, const profile& tensor) {
+  for (auto& k : base.kernels) {
+    const auto t = std::find_if(tensor.kernels.begin(), tensor.kernels.end(),
+                                [&](const kernel_profile& x) { return x.name == k.name; });
+    if (t == tensor.kernels.end() || t->invocations == 0) {
+      continue;
+    }
+    const double scale = static_cast<double>(k.invocations) / static_cast<double>(t->invocations);
+    for (auto name : counter::tensor_ops) {
+      if (const auto ops = t->counter(name)) {
+        k.counters[std::string(name)] = *ops * scale;
+      }
+    }
+  }
+}
+
+profile collect_ncu_runs(const collect_request& request, const ncu_metric_sets& sets) {
+  profile p = collect_ncu(request, sets.metrics);
+  if (!sets.tensor_metrics.empty() && needs_tensor_run(p)) {
+    std::cerr << "perfgate: ncu: kernels executed matrix instructions: a second run for their "
+                 "tensor operations ("
+              << sets.tensor_metrics.size() << " metrics)\n";
+    add_tensor_counters(p, collect_ncu(request, sets.tensor_metrics));
+  }
   return p;
 }
 

@@ -79,9 +79,47 @@ std::span<const counter_source> ncu_counter_sources() {
         {{"dram__sectors_write.sum"}, 32.0},
         {{"lts__t_sectors_aperture_sysmem_op_write.sum"}, 32.0, kSysmemWrite}}},
       {c::l2_bytes, {{{"lts__t_bytes.sum"}}, {{"lts__t_sectors.sum"}, 32.0}}},
+      // Tensor work: operations by input precision (an FMA = 2), which equal 2 m n k exactly on
+      // the H100 captures (tests/data/h100/README.md), and the tensor pipe's warp instructions,
+      // which show tensor work no operations counter measured.
+      // Names per chip from CUPTI 13's metric tables (docs/tensor.md): GH100 alone has an
+      // undivided src_fp16; the other chips split it by accumulator, Turing's FP32-accumulate
+      // half is named for all three 16/19-bit inputs (Turing has FP16 only).
+      {c::tensor_fp16,
+       {{{"sm__ops_path_tensor_src_fp16.sum"}},
+        {{"sm__ops_path_tensor_src_fp16_dst_fp16.sum",
+          "sm__ops_path_tensor_src_fp16_dst_fp32.sum"}},
+        {{"sm__ops_path_tensor_src_fp16_dst_fp16.sum",
+          "sm__ops_path_tensor_src_fp16_bf16_tf32_dst_fp32.sum"}}}},
+      {c::tensor_bf16, {{{"sm__ops_path_tensor_src_bf16_dst_fp32.sum"}}}},
+      {c::tensor_tf32, {{{"sm__ops_path_tensor_src_tf32_dst_fp32.sum"}}}},
+      {c::tensor_fp64, {{{"sm__ops_path_tensor_src_fp64.sum"}}}},
+      {c::tensor_fp8,
+       {{{"sm__ops_path_tensor_src_fp8.sum"}},
+        {{"sm__ops_path_tensor_src_fp8_dst_fp16.sum", "sm__ops_path_tensor_src_fp8_dst_fp32.sum"}},
+        {{"sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp16.sum",
+          "sm__ops_path_tensor_src_fp4_fp6_fp8_dst_fp32.sum"},
+         1.0,
+         "GB100-class chips count FP4 and FP6 inputs of the mixed FP8/FP6/FP4 instruction with "
+         "FP8, which runs them at the FP8 rate"}}},
+      {c::tensor_int8, {{{"sm__ops_path_tensor_src_int8.sum"}}}},
+      {c::tensor_fp4,
+       {{{"sm__ops_path_tensor_src_fp4_dst_fp32.sum",
+          "sm__ops_path_tensor_src_fp4_fp6_dst_fp16.sum",
+          "sm__ops_path_tensor_src_fp4_fp6_dst_fp32.sum"},
+         1.0,
+         "FP6 inputs of the FP4/FP6 instruction are counted with FP4"},
+        {{"sm__ops_path_tensor_src_fp4_dst_fp32.sum"}}}},
+      // GA100 and GH100 issue SIMT HFMA2 to the tensor pipe too: the model subtracts inst_fp16_fma
+      // before taking tensor instructions as evidence of matrix work.
+      {c::tensor_inst, {{{"sm__inst_executed_pipe_tensor.sum"}}}},
+      {c::inst_fp16_fma,
+       {{{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"}},
+        {{"sm__sass_thread_inst_executed_op_hfma_pred_on.sum"}}}},
       {c::shared_bytes,
        {{{"smsp__sass_data_bytes_mem_shared.sum"}},
-        {{"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"}, 128.0,
+        {{"l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"},
+         128.0,
          "shared-memory wavefronts x 128 B: an upper bound on the bytes accessed"}}},
   };
   return table;

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -73,6 +74,8 @@ std::string replace_non_finite(std::string_view text) {
   return out;
 }
 
+constexpr std::string_view tensor_prefix = "perfgate_tensor_";
+
 // The first of the values perfgate reads that is null (NaN/Infinity in the file), if any.
 std::optional<std::string> non_finite_key(const json_fields& b) {
   for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
@@ -81,7 +84,36 @@ std::optional<std::string> non_finite_key(const json_fields& b) {
       return std::string(key);
     }
   }
+  for (const auto& item : b.raw().items()) {
+    if (item.key().starts_with(tensor_prefix) && item.value().is_null()) {
+      return item.key();
+    }
+  }
   return std::nullopt;
+}
+
+// Declared tensor work: `perfgate_tensor_<precision>_ops` counters, by canonical counter name.
+std::map<std::string, double, std::less<>> declared_tensor_ops(const json_fields& b) {
+  std::map<std::string, double, std::less<>> ops;
+  for (const auto& item : b.raw().items()) {
+    const std::string& key = item.key();
+    if (!key.starts_with(tensor_prefix)) {
+      continue;
+    }
+    const std::string canonical = key.substr(std::string_view("perfgate_").size());
+    const auto& known = counter::tensor_ops;
+    if (std::find(known.begin(), known.end(), canonical) == known.end()) {
+      std::string names;
+      for (auto name : known) {
+        names += (names.empty() ? "" : ", ") + std::string("perfgate_") + std::string(name);
+      }
+      b.fail(key, "names no tensor precision perfgate knows; expected one of " + names);
+    }
+    if (const double v = b.non_negative(key); v > 0) {
+      ops[canonical] = v;
+    }
+  }
+  return ops;
 }
 
 struct benchmark_runs {
@@ -155,12 +187,14 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     }
     r.times_s.push_back(time_s);
     r.threads = threads;
+    auto tensor_ops = declared_tensor_ops(b);
     if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
-        b.has("perfgate_int_ops")) {
+        b.has("perfgate_int_ops") || !tensor_ops.empty()) {
       auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };
       r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
                              value("perfgate_int_ops"), value("perfgate_bytes"),
                              value("perfgate_working_set_bytes")};
+      r.work->tensor_ops = std::move(tensor_ops);
       if (b.has("perfgate_write_bytes")) {
         const double written = b.non_negative("perfgate_write_bytes");
         if (!b.has("perfgate_bytes")) {

@@ -13,6 +13,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <sstream>
 
 namespace perfgate {
 
@@ -107,6 +108,30 @@ json peaks_json(const device_peaks& p) {
   return j;
 }
 
+// The architecture as the built-in files name it: a compute capability ("9.0", also from a
+// calibration's "sm_90" or "sm_90a") or a gfx target ("gfx942"); empty when unknown.
+std::string architecture_of(const detail::json_fields& root) {
+  if (root.has("compute_capability")) {
+    return root.string("compute_capability");
+  }
+  if (root.has("gfx_target")) {
+    return root.string("gfx_target");
+  }
+  std::string arch =
+      root.has("provenance") ? root.object("provenance").string_or("arch", "") : std::string();
+  if (arch.starts_with("sm_")) {
+    std::string digits;
+    for (char c : arch.substr(3)) {
+      if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
+        break;
+      }
+      digits += c;
+    }
+    arch = digits.size() >= 2 ? digits.substr(0, digits.size() - 1) + "." + digits.back() : "";
+  }
+  return arch;
+}
+
 // Co-issue by architecture when the file does not say: the compute capability, else the
 // architecture a calibration ran on.
 bool default_co_issue(const detail::json_fields& root, const device& d) {
@@ -166,6 +191,7 @@ device device_from_json(std::string_view text, const std::string& file) {
     }
   }
   d.sm_clock_mhz = read_sm_clock(root);
+  d.arch = architecture_of(root);
   if (root.has("co_issue")) {
     if (!root.raw().at("co_issue").is_boolean()) {
       root.fail("co_issue", "expected true or false");
@@ -364,8 +390,62 @@ std::optional<cache_level> cache_holding(const device& d, double working_set_byt
   return std::nullopt;
 }
 
+device with_datasheet_tensor_peaks(const device& d) {
+  const auto is_tensor_peak = [](const auto& peak) { return peak.first.starts_with("tensor_"); };
+  if (d.kind != "gpu" || d.source != "measured" || !d.sm_clock_mhz || d.arch.empty() ||
+      d.compute_units == 0 ||
+      std::any_of(d.extra_peaks.begin(), d.extra_peaks.end(), is_tensor_peak)) {
+    return d;
+  }
+  // Tensor peaks per clock of every built-in GPU of the same chip; they must agree (H100 SXM and
+  // H200 do), or the chip is not known well enough to fill anything in.
+  const device* source = nullptr;
+  std::map<std::string, double, std::less<>> per_clock;
+  for (const auto& b : builtin_devices()) {
+    if (b.vendor != d.vendor || b.arch != d.arch || b.compute_units != d.compute_units ||
+        !b.sm_clock_mhz) {
+      continue;
+    }
+    std::map<std::string, double, std::less<>> rates;
+    for (const auto& [key, value] : b.extra_peaks) {
+      if (key.starts_with("tensor_")) {
+        rates[key] = value / *b.sm_clock_mhz;
+      }
+    }
+    if (source == nullptr) {
+      source = &b;
+      per_clock = std::move(rates);
+      continue;
+    }
+    const bool same =
+        rates.size() == per_clock.size() &&
+        std::all_of(rates.begin(), rates.end(), [&](const auto& r) {
+          const auto it = per_clock.find(r.first);
+          return it != per_clock.end() && std::fabs(it->second - r.second) <= 1e-9 * r.second;
+        });
+    if (!same) {
+      return d;
+    }
+  }
+  if (source == nullptr) {
+    return d;
+  }
+  device out = d;
+  for (const auto& [key, rate] : per_clock) {
+    out.extra_peaks[key] = rate * *d.sm_clock_mhz;
+    std::ostringstream cite;
+    cite << "not measured (perfgate calibrate has no tensor micro-benchmark yet): the datasheet "
+            "rate of built-in '"
+         << source->id << "' (architecture " << d.arch << ", " << d.compute_units
+         << " SMs, as this GPU), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz
+         << " MHz";
+    out.citations[key] = cite.str();
+  }
+  return out;
+}
+
 device load_device_file(const std::filesystem::path& file) {
-  return device_from_json(read_text_file(file), file.string());
+  return with_datasheet_tensor_peaks(device_from_json(read_text_file(file), file.string()));
 }
 
 const std::vector<device>& builtin_devices() {

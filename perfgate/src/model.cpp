@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace perfgate {
@@ -13,8 +14,43 @@ std::string_view to_string(kernel_type t) {
   case kernel_type::fp32: return "fp32";
   case kernel_type::fp64: return "fp64";
   case kernel_type::integer: return "int";
+  case kernel_type::tensor_fp16: return "tensor_fp16";
+  case kernel_type::tensor_bf16: return "tensor_bf16";
+  case kernel_type::tensor_tf32: return "tensor_tf32";
+  case kernel_type::tensor_fp32: return "tensor_fp32";
+  case kernel_type::tensor_fp64: return "tensor_fp64";
+  case kernel_type::tensor_fp8: return "tensor_fp8";
+  case kernel_type::tensor_int8: return "tensor_int8";
+  case kernel_type::tensor_fp4: return "tensor_fp4";
   }
   return "?";
+}
+
+bool is_tensor(kernel_type t) {
+  return t != kernel_type::fp32 && t != kernel_type::fp64 && t != kernel_type::integer;
+}
+
+const std::array<tensor_path, 8>& tensor_paths() {
+  static const std::array<tensor_path, 8> paths = {{
+      {kernel_type::tensor_fp16, counter::tensor_fp16, "tensor_fp16_gflops"},
+      {kernel_type::tensor_bf16, counter::tensor_bf16, "tensor_bf16_gflops"},
+      {kernel_type::tensor_tf32, counter::tensor_tf32, "tensor_tf32_gflops"},
+      {kernel_type::tensor_fp32, counter::tensor_fp32, "tensor_fp32_gflops"},
+      {kernel_type::tensor_fp64, counter::tensor_fp64, "tensor_fp64_gflops"},
+      {kernel_type::tensor_fp8, counter::tensor_fp8, "tensor_fp8_gflops"},
+      {kernel_type::tensor_int8, counter::tensor_int8, "tensor_int8_gops"},
+      {kernel_type::tensor_fp4, counter::tensor_fp4, "tensor_fp4_gflops"},
+  }};
+  return paths;
+}
+
+const tensor_path& tensor_path_of(kernel_type t) {
+  for (const auto& path : tensor_paths()) {
+    if (path.type == t) {
+      return path;
+    }
+  }
+  throw std::logic_error("tensor_path_of: " + std::string(to_string(t)) + " is no tensor type");
 }
 
 std::string_view to_string(bound_class b) {
@@ -36,6 +72,25 @@ void check_count(double v, std::string_view what) {
 }
 } // namespace
 
+namespace {
+// Tensor work: the kernel is measured in its largest tensor precision when that outnumbers its
+// SIMT operations (a GEMM, attention); its SIMT work stays a roof term of its own.
+void add_tensor_work(kernel_params& k, const std::map<kernel_type, double>& tensor_ops) {
+  for (const auto& [type, ops] : tensor_ops) {
+    if (ops > 0) {
+      k.tensor_ops[type] = ops;
+    }
+  }
+  const auto dominant =
+      std::max_element(k.tensor_ops.begin(), k.tensor_ops.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (dominant != k.tensor_ops.end() && dominant->second >= k.W_simt) {
+    k.K_type = dominant->first;
+    k.W_comp = dominant->second;
+  }
+}
+} // namespace
+
 kernel_params derive_kernel_params(const model_counters& m) {
   const std::pair<double, std::string_view> counts[] = {{m.M_fma32, "M_fma32"},
                                                         {m.M_fma64, "M_fma64"},
@@ -48,6 +103,9 @@ kernel_params derive_kernel_params(const model_counters& m) {
                                                         {m.dram_write_bytes, "dram_write_bytes"}};
   for (const auto& [v, name] : counts) {
     check_count(v, name);
+  }
+  for (const auto& [type, ops] : m.tensor_ops) {
+    check_count(ops, tensor_path_of(type).counter);
   }
   if (m.warp_size <= 0) {
     throw input_error("<profile>", "", "warp size must be positive");
@@ -71,11 +129,15 @@ kernel_params derive_kernel_params(const model_counters& m) {
   }
   // An FMA instruction does 2 operations, every other instruction 1.
   k.W_comp = k.K_type == kernel_type::integer ? ops : ops + fma;
+  k.simt_type = k.K_type;
   k.W_traf = m.dram_read_bytes + m.dram_write_bytes;
   k.write_bytes = m.dram_write_bytes;
   k.E_mix = k.K_type == kernel_type::integer ? 0.5 : (ops + fma) / (2 * ops);
   k.I_ops = ops;
   k.I_total = static_cast<double>(m.warp_size) * m.M_inst;
+
+  k.W_simt = k.W_comp;
+  add_tensor_work(k, m.tensor_ops);
 
   if (k.W_comp <= 0) {
     throw input_error("<profile>", "", "the kernel executes no operations of its type");
@@ -122,6 +184,22 @@ kernel_params declared_kernel_params(const declared_work& w) {
     k.K_type = kernel_type::integer;
     k.W_comp = w.int_ops;
   }
+  k.simt_type = k.K_type;
+  k.W_simt = k.W_comp;
+  std::map<kernel_type, double> tensor_ops;
+  for (const auto& [name, ops] : w.tensor_ops) {
+    const auto* path = std::find_if(tensor_paths().begin(), tensor_paths().end(),
+                                    [&](const tensor_path& t) { return t.counter == name; });
+    if (path == tensor_paths().end()) {
+      throw input_error("<profile>", "",
+                        "declared tensor work '" + name + "' names no tensor precision");
+    }
+    if (!std::isfinite(ops) || ops < 0) {
+      throw input_error("<profile>", "", "declared work must be finite and >= 0");
+    }
+    tensor_ops[path->type] = ops;
+  }
+  add_tensor_work(k, tensor_ops);
   if (k.W_comp <= 0) {
     throw input_error("<profile>", "", "declared work has no operations");
   }
@@ -154,8 +232,9 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     if (p.format == "gbench-json") {
       throw input_error(file, where,
                         "declares no work: set the counters perfgate_bytes and one of "
-                        "perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops to the work "
-                        "of ONE iteration (default counter flags)");
+                        "perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
+                        "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE "
+                        "iteration (default counter flags)");
     }
     std::string missing;
     for (auto name : counter::model_inputs) {
@@ -177,6 +256,29 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     m.dram_read_bytes = *k.counter(counter::dram_read_bytes);
     m.dram_write_bytes = *k.counter(counter::dram_write_bytes);
     m.warp_size = p.warp_size;
+    std::string uncounted;
+    for (const auto& path : tensor_paths()) {
+      if (const auto ops = k.counter(path.counter)) {
+        m.tensor_ops[path.type] = *ops;
+      } else if (p.native_counter_names.count(path.counter) != 0) {
+        uncounted += (uncounted.empty() ? "" : ", ") + p.native_name(path.counter);
+      }
+    }
+    // Matrix instructions whose operations no counter measured: the kernel's work is unknown
+    // (the flops of one instruction depend on its shape), and a roof without it would be
+    // judged on the wrong work. Refuse, naming what to collect.
+    const double mma_inst = k.matrix_instructions(p.warp_size);
+    if (mma_inst > 0 && k.tensor_operations() <= 0) {
+      std::ostringstream s;
+      s << "executed " << std::fixed << std::setprecision(0) << mma_inst
+        << " matrix instructions on the tensor pipe (" << p.native_name(counter::tensor_inst)
+        << (k.counter(counter::inst_fp16_fma).value_or(0) > 0 ? " less its HFMA2 instructions" : "")
+        << ") but no counter in the profile measured their operations"
+        << (uncounted.empty() ? "" : "; collect " + uncounted)
+        << " (names vary by chip: `perfgate metrics --chip NAME`; the operations of one tensor "
+           "instruction depend on its shape, so they cannot be inferred)";
+      throw input_error(file, where, s.str());
+    }
     kernel_params params = derive_kernel_params(m);
     params.l2_bytes = k.counter(counter::l2_bytes);
     params.shared_bytes = k.counter(counter::shared_bytes);
@@ -191,19 +293,39 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
   }
 }
 
+namespace {
+// The peak of a kernel type on a scope (1e9 op/s). A tensor path the device lacks is no silent
+// fallback to another roof: the kernel cannot run there as profiled.
+double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
+  switch (t) {
+  case kernel_type::fp32: return scope.peaks.fp32_gflops;
+  case kernel_type::fp64: return scope.peaks.fp64_gflops;
+  case kernel_type::integer: return scope.peaks.int_mad_gops;
+  default: break;
+  }
+  const tensor_path& path = tensor_path_of(t);
+  const auto it = scope.extra.find(path.peak_key);
+  if (it == scope.extra.end()) {
+    throw usage_error("device '" + d.id + "' has no " + std::string(to_string(t)) +
+                      " path: no peak '" + std::string(path.peak_key) + "' in " + d.origin +
+                      " (the hardware lacks that precision, or the device file does not state "
+                      "its peak); predict the kernel on a device that has it");
+  }
+  return it->second;
+}
+} // namespace
+
 prediction predict(const kernel_params& k, const device& d, bool one_core) {
   prediction p;
   p.device = d.id;
   const scope_peaks scope = peaks_of_scope(d, one_core);
   p.one_core = scope.one_core;
   const device_peaks& peak = scope.peaks;
-  switch (k.K_type) {
-  case kernel_type::fp32: p.T_op = peak.fp32_gflops; break;
-  case kernel_type::fp64: p.T_op = peak.fp64_gflops; break;
-  case kernel_type::integer: p.T_op = peak.int_mad_gops; break;
-  }
+  p.T_op = peak_of(k.K_type, d, scope);
   p.B_mem = peak.dram_gbs;
-  if (k.model == model_kind::quantitative) {
+  // The thesis's instruction-mix model prices SIMT instructions; a tensor kernel is held to the
+  // plain roofline of its tensor path.
+  if (k.model == model_kind::quantitative && !is_tensor(k.K_type)) {
     // Costs relative to an FMA thread-instruction: T_SP/2 of them issue per second.
     p.W_op = peak.fp32_gflops / p.T_op;
     p.W_ldst = (peak.fp32_gflops / 2) / peak.ldst_ginst;
@@ -257,18 +379,15 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   roof_bound r;
   r.co_issue = d.co_issue;
 
-  // Compute: the kernel's type on its pipe, each op instruction at the FMA issue rate (T_op/2 of
-  // them per second), so non-FMA work is priced by the instruction, not by the flop.
-  double T_op = 0;
-  switch (k.K_type) {
-  case kernel_type::fp32: T_op = peak.fp32_gflops; break;
-  case kernel_type::fp64: T_op = peak.fp64_gflops; break;
-  case kernel_type::integer: T_op = peak.int_mad_gops; break;
-  }
+  // Compute: the kernel's SIMT type on its pipe, each op instruction at the FMA issue rate (T_op/2
+  // of them per second), so non-FMA work is priced by the instruction, not by the flop; each
+  // tensor precision at its own peak.
   std::vector<roof_term> compute;
-  const std::string type(to_string(k.K_type));
+  const std::string type(to_string(k.simt_type));
   if (k.model == model_kind::quantitative && k.I_ops && k.I_total && k.D_ldst && k.D_other) {
-    compute.push_back(term(type, *k.I_ops, T_op / 2));
+    if (*k.I_ops > 0) {
+      compute.push_back(term(type, *k.I_ops, peak_of(k.simt_type, d, scope) / 2));
+    }
     const double ldst = *k.D_ldst * *k.I_total;
     if (ldst > 0) {
       compute.push_back(term("ldst", ldst, peak.ldst_ginst));
@@ -279,8 +398,12 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
       // rate, and at least at the FMA issue rate where integer lanes are fewer than FP32 ones.
       compute.push_back(term("other", other, std::max(peak.int_add_gops, peak.fp32_gflops / 2)));
     }
-  } else {
-    compute.push_back(term(type, k.W_comp, T_op));
+  } else if (k.W_simt > 0) {
+    compute.push_back(term(type, k.W_simt, peak_of(k.simt_type, d, scope)));
+  }
+  for (const auto& [tensor_type, ops] : k.tensor_ops) {
+    compute.push_back(
+        term(std::string(to_string(tensor_type)), ops, peak_of(tensor_type, d, scope)));
   }
   const double t_compute = time_of(compute, !r.co_issue);
 

@@ -64,6 +64,23 @@ std::optional<double> kernel_profile::counter(std::string_view canonical) const 
   return std::nullopt;
 }
 
+double kernel_profile::matrix_instructions(int warp_size) const {
+  // GA100 and GH100 count SIMT HFMA2 on the tensor pipe: at least inst_fp16_fma / warp size of
+  // its warp instructions are those (all of them in the H100 captures' RNG, softmax and
+  // reduction kernels), so only the rest can be matrix instructions.
+  const double tensor = counter(counter::tensor_inst).value_or(0);
+  const double hfma = counter(counter::inst_fp16_fma).value_or(0);
+  return std::max(0.0, tensor - (warp_size > 0 ? hfma / warp_size : 0.0));
+}
+
+double kernel_profile::tensor_operations() const {
+  double sum = 0;
+  for (auto name : counter::tensor_ops) {
+    sum += counter(name).value_or(0);
+  }
+  return sum;
+}
+
 std::string profile::native_name(std::string_view canonical) const {
   if (const auto it = native_counter_names.find(canonical); it != native_counter_names.end()) {
     return it->second;
@@ -116,6 +133,9 @@ std::string profile_to_json(const profile& p) {
       }
       if (k.work->write_bytes) {
         jk["declared_work"]["write_bytes"] = *k.work->write_bytes;
+      }
+      if (!k.work->tensor_ops.empty()) {
+        jk["declared_work"]["tensor_ops"] = k.work->tensor_ops;
       }
     }
     if (k.sm_clock_mhz) {
@@ -210,6 +230,17 @@ profile profile_from_json(std::string_view text, const std::string& file) {
         k.work->write_bytes = w.non_negative("write_bytes");
         if (*k.work->write_bytes > k.work->bytes) {
           w.fail("write_bytes", "expected the written part of bytes, at most bytes");
+        }
+      }
+      if (w.has("tensor_ops")) {
+        const auto ops = w.object("tensor_ops");
+        const auto& known = counter::tensor_ops;
+        for (const auto& item : ops.raw().items()) {
+          if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+            ops.fail(item.key(), "names no tensor precision (expected tensor_fp16_ops, "
+                                 "tensor_bf16_ops, ... tensor_fp4_ops)");
+          }
+          k.work->tensor_ops[item.key()] = ops.non_negative(item.key());
         }
       }
     }

@@ -111,9 +111,13 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     }
     const bool one_core = k.threads == 1;
     for (std::size_t i = 0; i < devices.size(); ++i) {
-      kr.predictions.push_back(i == 0 && scale_local_clock
-                                   ? predict_local(kr.params, k, devices[i], one_core)
-                                   : predict(kr.params, devices[i], one_core));
+      try {
+        kr.predictions.push_back(i == 0 && scale_local_clock
+                                     ? predict_local(kr.params, k, devices[i], one_core)
+                                     : predict(kr.params, devices[i], one_core));
+      } catch (const usage_error& e) { // a device without the kernel's tensor path
+        throw usage_error("kernel '" + kr.name + "': " + e.what());
+      }
     }
     kr.result.status = verdict_status::skip;
     kr.result.reasons.push_back("prediction only: no gate applied");

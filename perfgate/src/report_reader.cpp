@@ -33,14 +33,44 @@ E choice(const json_fields& f, std::string_view key,
   f.fail(key, "unknown value \"" + v + "\", expected one of: " + names);
 }
 
+// A kernel type by its report name ("fp32", "int", "tensor_bf16"); SIMT types only unless
+// `tensor`.
+kernel_type read_type(const json_fields& f, std::string_view key, const std::string& value,
+                      bool tensor) {
+  std::string names;
+  for (auto t : {kernel_type::fp32, kernel_type::fp64, kernel_type::integer}) {
+    if (value == to_string(t)) {
+      return t;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(to_string(t));
+  }
+  for (const auto& path : tensor_paths()) {
+    if (tensor && value == to_string(path.type)) {
+      return path.type;
+    }
+    names += tensor ? ", " + std::string(to_string(path.type)) : "";
+  }
+  f.fail(key, "unknown value \"" + value + "\", expected one of: " + names);
+}
+
 kernel_params read_params(const json_fields& f) {
   kernel_params k;
   k.model = choice<model_kind>(
       f, "model", {{"quantitative", model_kind::quantitative}, {"roofline", model_kind::roofline}});
-  k.K_type = choice<kernel_type>(
-      f, "K_type",
-      {{"fp32", kernel_type::fp32}, {"fp64", kernel_type::fp64}, {"int", kernel_type::integer}});
+  k.K_type = read_type(f, "K_type", f.string("K_type"), true);
+  k.simt_type =
+      f.has("simt_type") ? read_type(f, "simt_type", f.string("simt_type"), false) : k.K_type;
+  if (is_tensor(k.simt_type)) {
+    f.fail("simt_type", "missing: a tensor K_type needs the type of its SIMT instructions");
+  }
+  if (f.has("tensor_ops")) {
+    const json_fields ops = f.object("tensor_ops");
+    for (const auto& item : ops.raw().items()) {
+      k.tensor_ops[read_type(ops, item.key(), item.key(), true)] = ops.positive(item.key());
+    }
+  }
   k.W_comp = f.non_negative("W_comp");
+  k.W_simt = is_tensor(k.K_type) ? 0.0 : k.W_comp; // not in reports: only a roof would use it
   k.W_traf = f.non_negative("W_traf");
   k.O_krn = f.non_negative("O_krn");
   k.E_mix = optional_number(f, "E_mix");

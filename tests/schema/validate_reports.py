@@ -40,6 +40,13 @@ def main(perfgate, source, build, work):
         subprocess.run([perfgate, "predict", "--profile", str(profile), *devices, "--format", "json",
                         "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
         made.append(out)
+    # Tensor-core kernels (K_type tensor_bf16, tensor_ops, simt_type).
+    tensor = work / "predict-tensor.json"
+    subprocess.run([perfgate, "predict", "--profile", str(source / "tests/data/h100/tensor_ncu_raw.csv"),
+                    "--kernel", "nvjet_sm90_tst_|flash_fprop", "--device", "h100-sxm", "--device",
+                    "mi300x", "--format", "json", "-o", str(tensor)], check=True,
+                   stderr=subprocess.DEVNULL)
+    made.append(tensor)
     gated = work / "run.json"
     rc = subprocess.run([perfgate, "run", "--collector", "gbench", "--device",
                          str(source / "tests/data/devices/valid_device.json"), "--device", "h100-sxm",

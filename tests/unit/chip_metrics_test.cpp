@@ -12,6 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
 
 #ifdef PERFGATE_HAVE_CUPTI
 namespace perfgate::detail {
@@ -62,7 +65,9 @@ TEST(ChipMetrics, EveryListedChipHasAPlanOfValidMetricsInAtMostTwoPasses) {
       EXPECT_TRUE(host.metric_valid(m)) << m;
     }
     for (const auto& in : plan.inputs) {
-      EXPECT_FALSE(in.metrics.empty()) << in.input;
+      if (in.role != "tensor") { // tensor precisions a chip lacks have no counter
+        EXPECT_FALSE(in.metrics.empty()) << in.input;
+      }
     }
     EXPECT_EQ(!input(plan, "dram_read_bytes").approximation.empty(), is_integrated);
     EXPECT_EQ(!input(plan, "dram_write_bytes").approximation.empty(), is_integrated);
@@ -99,6 +104,77 @@ TEST(ChipMetrics, TheDoneChipsSupplyEveryModelInputAndTheClockInTwoPasses) {
   }
 }
 
+// The tensor operations counters of each chip (CUPTI 13.0's metric tables; docs/tensor.md): the
+// names change in every generation, and a precision the chip lacks has none.
+TEST(ChipMetrics, TensorOperationsFollowTheChip) {
+  const std::string p = "sm__ops_path_tensor_src_";
+  using names = std::vector<std::string>;
+  using inputs = std::map<std::string, names>; // canonical input -> metrics; absent: none
+  const names fp16_split = {p + "fp16_dst_fp16.sum", p + "fp16_dst_fp32.sum"};
+  const inputs ampere = {{"tensor_fp16_ops", fp16_split},
+                         {"tensor_bf16_ops", {p + "bf16_dst_fp32.sum"}},
+                         {"tensor_tf32_ops", {p + "tf32_dst_fp32.sum"}},
+                         {"tensor_fp64_ops", {p + "fp64.sum"}},
+                         {"tensor_int8_ops", {p + "int8.sum"}}};
+  inputs ada = ampere;
+  ada["tensor_fp8_ops"] = {p + "fp8.sum"};
+  inputs hopper = ada;
+  hopper["tensor_fp16_ops"] = {p + "fp16.sum"}; // GH100 alone does not split it
+  inputs gb100 = ampere;
+  gb100["tensor_fp8_ops"] = {p + "fp4_fp6_fp8_dst_fp16.sum", p + "fp4_fp6_fp8_dst_fp32.sum"};
+  gb100["tensor_fp4_ops"] = {p + "fp4_dst_fp32.sum"};
+  inputs gb202 = ampere;
+  gb202["tensor_fp8_ops"] = {p + "fp8_dst_fp16.sum", p + "fp8_dst_fp32.sum"};
+  gb202["tensor_fp4_ops"] = {p + "fp4_dst_fp32.sum", p + "fp4_fp6_dst_fp16.sum",
+                             p + "fp4_fp6_dst_fp32.sum"};
+  // With the second run's replay passes (CUPTI 13.0): each operations counter takes about one
+  // pass of its own, so they cannot join the model's 2.
+  const std::tuple<const char*, inputs, std::size_t> plans[] = {
+      {"GV100", {{"tensor_fp16_ops", fp16_split}}, 1},
+      {"TU102",
+       {{"tensor_fp16_ops", {p + "fp16_dst_fp16.sum", p + "fp16_bf16_tf32_dst_fp32.sum"}},
+        {"tensor_int8_ops", {p + "int8.sum"}}},
+       1},
+      {"GA100", ampere, 6},
+      {"GA102", ampere, 6},
+      {"GH100", hopper, 6},
+      {"AD102", ada, 7},
+      {"GB100", gb100, 7},
+      {"GB202", gb202, 10},
+  };
+  for (const auto& [chip, expected, tensor_passes] : plans) {
+    SCOPED_TRACE(chip);
+    const auto plan = plan_chip_metrics(chip);
+    names tensor_metrics;
+    for (const auto& in : plan.inputs) {
+      if (in.role != "tensor") {
+        continue;
+      }
+      const auto it = expected.find(in.input);
+      EXPECT_EQ(in.metrics, it == expected.end() ? names{} : it->second) << in.input;
+      tensor_metrics.insert(tensor_metrics.end(), in.metrics.begin(), in.metrics.end());
+    }
+    // The operations counters are the second run's, the instruction evidence the first's.
+    EXPECT_EQ(plan.tensor_metrics, tensor_metrics);
+    EXPECT_TRUE(contains(plan.metrics, "sm__inst_executed_pipe_tensor.sum"));
+    EXPECT_EQ(input(plan, "tensor_inst").role, "tensor_evidence");
+    for (const auto& m : tensor_metrics) {
+      EXPECT_FALSE(contains(plan.metrics, m)) << m;
+    }
+    EXPECT_EQ(plan.tensor_passes, tensor_passes);
+    EXPECT_LE(plan.passes, 2u); // the evidence (tensor_inst, inst_fp16_fma) costs no pass
+  }
+}
+
+TEST(ChipMetrics, AChipWithoutTensorCountersPlansNoTensorRun) {
+  // TU116 (GTX 16 series) has no tensor cores and no operations counters.
+  const auto plan = plan_chip_metrics("TU116");
+  EXPECT_TRUE(plan.tensor_metrics.empty());
+  EXPECT_EQ(plan.tensor_passes, 0u);
+  EXPECT_NE(chip_metric_plan_to_text(plan).find("no tensor operations counters on this chip"),
+            std::string::npos);
+}
+
 TEST(ChipMetrics, ConfigImagesAreReproducible) {
   const auto plan = plan_chip_metrics("GH100");
   cupti::host_object a("GH100");
@@ -130,7 +206,7 @@ TEST(ChipMetrics, JsonAndTextNameEveryInput) {
   EXPECT_NE(json.find("\"schema\": \"perfgate-metrics/1\""), std::string::npos);
   EXPECT_NE(json.find("\"approximation\""), std::string::npos);
   const auto text = chip_metric_plan_to_text(plan);
-  EXPECT_NE(text.find("GA10B: 13 metrics in 3 replay passes"), std::string::npos) << text;
+  EXPECT_NE(text.find("GA10B: 15 metrics in 3 replay passes"), std::string::npos) << text;
   EXPECT_NE(text.find("* dram_read_bytes: no DRAM counters"), std::string::npos) << text;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Google Benchmark JSON as libbenchmark 1.7.1 writes it (tests/data/gbench/: real output of
 // tests/consumer/stream_benchmarks.cpp with 3 repetitions).
+#include <perfgate/device.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 
@@ -53,8 +54,9 @@ TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
   EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 500e-6);
   EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
             "g.json: kernel 'BM_undeclared': declares no work: set the counters perfgate_bytes and "
-            "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops to the work of ONE "
-            "iteration (default counter flags)");
+            "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
+            "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE iteration "
+            "(default counter flags)");
   std::string bad_unit = text;
   bad_unit.replace(bad_unit.find("\"us\""), 4, "\"fortnights\"");
   EXPECT_NE(perfgate::test::import_failure(bad_unit, "g.json")
@@ -141,4 +143,36 @@ TEST(GbenchImporter, WriteBytesWithoutBytesAreAnInputError) {
                       "is the written part of perfgate_bytes, but perfgate_bytes is not set"),
             std::string::npos)
       << what;
+}
+
+// A benchmark of a GPU GEMM declares its tensor work per precision: the kernel is measured in it
+// and held to that path's roof; a precision perfgate does not know is named.
+TEST(GbenchImporter, DeclaredTensorWorkSetsTheKernelsTypeAndRoof) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_gemm_bf16", "run_name": "BM_gemm_bf16", "run_type": "iteration", "threads": 1,
+     "real_time": 1, "time_unit": "ms", "perfgate_bytes": 1e8, "perfgate_fp32_flops": 1e6,
+     "perfgate_tensor_bf16_ops": 1.374e11}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_EQ(p.kernels[0].work->tensor_ops.at("tensor_bf16_ops"), 1.374e11);
+  const auto k = perfgate::kernel_params_from_profile(p, p.kernels[0]);
+  EXPECT_EQ(k.K_type, perfgate::kernel_type::tensor_bf16);
+  EXPECT_EQ(k.W_comp, 1.374e11);
+  EXPECT_EQ(k.simt_type, perfgate::kernel_type::fp32);
+  const auto r = perfgate::roof_of(k, perfgate::resolve_device("h100-sxm"));
+  EXPECT_EQ(r.limiter, "tensor_bf16");
+  EXPECT_DOUBLE_EQ(r.time_s, 1.374e11 / 1070530.56e9);
+  ASSERT_EQ(r.terms.size(), 3U); // fp32, tensor_bf16, dram
+  EXPECT_EQ(r.terms[0].resource, "fp32");
+  EXPECT_DOUBLE_EQ(r.terms[0].amount, 1e6);
+  // Through perfgate-profile/1 and back.
+  const auto again = perfgate::profile_from_json(perfgate::profile_to_json(p), "p.json");
+  EXPECT_EQ(again.kernels[0].work->tensor_ops, p.kernels[0].work->tensor_ops);
+
+  std::string unknown = text;
+  unknown.replace(unknown.find("tensor_bf16_ops"), 15, "tensor_bf17_ops");
+  EXPECT_NE(perfgate::test::import_failure(unknown, "g.json")
+                .find("key 'benchmarks[0].perfgate_tensor_bf17_ops': names no tensor precision "
+                      "perfgate knows; expected one of perfgate_tensor_fp16_ops"),
+            std::string::npos);
 }

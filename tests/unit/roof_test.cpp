@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <stdexcept>
+#include <string>
+
 namespace {
 using perfgate::bound_class;
 
@@ -17,8 +21,9 @@ perfgate::device toy_device(bool co_issue) {
   return d;
 }
 
-// 1000 FP32 instructions (600 FMA), 500 loads/stores, 3200 thread instructions in all.
-perfgate::kernel_params fp32_kernel(double dram_bytes, double dram_write_bytes = 0) {
+// 1000 FP32 instructions (600 FMA: 1600 flops), 500 loads/stores, 3200 thread instructions in
+// all.
+perfgate::model_counters fp32_counters(double dram_bytes, double dram_write_bytes = 0) {
   perfgate::model_counters m;
   m.M_fp32 = 1000;
   m.M_fma32 = 600;
@@ -27,7 +32,11 @@ perfgate::kernel_params fp32_kernel(double dram_bytes, double dram_write_bytes =
   m.M_int = 400;
   m.dram_read_bytes = dram_bytes;
   m.dram_write_bytes = dram_write_bytes;
-  return perfgate::derive_kernel_params(m);
+  return m;
+}
+
+perfgate::kernel_params fp32_kernel(double dram_bytes, double dram_write_bytes = 0) {
+  return perfgate::derive_kernel_params(fp32_counters(dram_bytes, dram_write_bytes));
 }
 
 const perfgate::roof_term& term(const perfgate::roof_bound& r, std::string_view resource) {
@@ -291,4 +300,124 @@ TEST(Roof, AGpuKeepsTheBestPatternWhateverItsMix) {
   EXPECT_DOUBLE_EQ(term(r, "dram").rate, 3161.0);
   d.kind = "cpu"; // the same patterns on a CPU: time-shared read and copy
   EXPECT_LT(term(perfgate::roof_of(k, d), "dram").rate, 3078.0);
+}
+
+// ---- tensor-core work (docs/tensor.md) ----------------------------------------------------
+namespace {
+using perfgate::kernel_type;
+
+// A co-issuing GPU with BF16 and FP64 tensor paths, and no FP8 one.
+perfgate::device tensor_gpu() {
+  perfgate::device d = toy_device(true);
+  d.kind = "gpu";
+  d.extra_peaks["tensor_bf16_gflops"] = 8000.0;
+  d.extra_peaks["tensor_fp64_gflops"] = 1000.0;
+  d.sm_clock_mhz = 1000.0;
+  return d;
+}
+
+// The FP32 kernel (1600 SIMT flops, 1000 DRAM bytes) with tensor work of one precision.
+perfgate::model_counters with_tensor(kernel_type type, double ops) {
+  auto m = fp32_counters(800, 200);
+  m.tensor_ops[type] = ops;
+  return m;
+}
+} // namespace
+
+TEST(TensorRoof, TensorWorkThatOutnumbersTheSimtFlopsSetsTheKernelsType) {
+  const auto k = perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_bf16, 1e6));
+  EXPECT_EQ(k.K_type, kernel_type::tensor_bf16);
+  EXPECT_EQ(k.simt_type, kernel_type::fp32);
+  EXPECT_EQ(k.W_comp, 1e6); // the tensor operations alone: 2 m n k
+  EXPECT_DOUBLE_EQ(k.O_krn, 1e6 / 1000.0);
+  EXPECT_DOUBLE_EQ(*k.E_mix, 1600.0 / 2000.0); // still the SIMT instructions' mix
+  EXPECT_EQ(k.tensor_ops.at(kernel_type::tensor_bf16), 1e6);
+}
+
+TEST(TensorRoof, FewerTensorOperationsThanSimtFlopsKeepTheSimtType) {
+  const auto k = perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_bf16, 1599));
+  EXPECT_EQ(k.K_type, kernel_type::fp32);
+  EXPECT_EQ(k.W_comp, 1600.0);
+  // The tensor work is still a roof term of its own.
+  const auto r = perfgate::roof_of(k, tensor_gpu());
+  EXPECT_DOUBLE_EQ(term(r, "tensor_bf16").time_s, 1599 / 8000e9);
+}
+
+TEST(TensorRoof, EachPrecisionIsPricedAtItsOwnPeakAndTheLargestTermLimits) {
+  auto m = with_tensor(kernel_type::tensor_bf16, 8e6);
+  m.tensor_ops[kernel_type::tensor_fp64] = 2e6;
+  const auto k = perfgate::derive_kernel_params(m);
+  EXPECT_EQ(k.K_type, kernel_type::tensor_bf16);
+  const auto d = tensor_gpu();
+  const auto r = perfgate::roof_of(k, d);
+  EXPECT_DOUBLE_EQ(term(r, "tensor_bf16").time_s, 8e6 / 8000e9); // 1 us
+  EXPECT_DOUBLE_EQ(term(r, "tensor_fp64").time_s, 2e6 / 1000e9); // 2 us: the limiter
+  EXPECT_EQ(r.limiter, "tensor_fp64");
+  EXPECT_EQ(r.bound, perfgate::bound_class::compute);
+  // Co-issue: the pipes overlap, so the roof is the largest term, not their sum.
+  EXPECT_DOUBLE_EQ(r.time_s, 2e6 / 1000e9);
+  // The thesis's prediction holds a tensor kernel to the plain roofline of its path.
+  const auto p = perfgate::predict(k, d);
+  EXPECT_EQ(p.T_op, 8000.0);
+  EXPECT_EQ(p.T_op_adj, 8000.0);
+  EXPECT_FALSE(p.E_instr);
+  EXPECT_EQ(p.bound, perfgate::bound_class::compute); // O_krn 10,000 op/B > 8000 / 100
+}
+
+TEST(TensorRoof, ASinglePipelineDeviceSumsTensorAndSimtTerms) {
+  auto d = tensor_gpu();
+  d.co_issue = false;
+  const auto k = perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_bf16, 8e6));
+  const auto r = perfgate::roof_of(k, d);
+  double sum = 0;
+  for (const auto& t : r.terms) {
+    if (t.resource != "dram") {
+      sum += t.time_s;
+    }
+  }
+  EXPECT_DOUBLE_EQ(r.time_s, sum);
+  EXPECT_EQ(r.limiter, "issue");
+}
+
+TEST(TensorRoof, ADeviceWithoutTheKernelsPathRefusesItByName) {
+  const auto k = perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_fp8, 1e6));
+  auto d = tensor_gpu();
+  d.origin = "built-in";
+  try {
+    (void)perfgate::predict(k, d);
+    FAIL() << "predicted FP8 tensor work on a device without an FP8 path";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "device 'toy' has no tensor_fp8 path: no peak 'tensor_fp8_gflops' in built-in (the "
+              "hardware lacks that precision, or the device file does not state its peak); "
+              "predict the kernel on a device that has it");
+  }
+  // A minor tensor precision is refused as well: its term cannot be priced.
+  const auto minor = perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_fp8, 10));
+  EXPECT_EQ(minor.K_type, kernel_type::fp32);
+  EXPECT_THROW((void)perfgate::roof_of(minor, d), perfgate::usage_error);
+}
+
+TEST(TensorRoof, TensorPeaksFollowTheSmClock) {
+  const auto d = perfgate::at_sm_clock(tensor_gpu(), 1500.0);
+  EXPECT_DOUBLE_EQ(d.extra_peaks.at("tensor_bf16_gflops"), 12000.0);
+}
+
+TEST(TensorRoof, NegativeTensorCountsAreBrokenInput) {
+  EXPECT_THROW((void)perfgate::derive_kernel_params(with_tensor(kernel_type::tensor_bf16, -1)),
+               perfgate::input_error);
+}
+
+TEST(TensorRoof, EveryTensorTypeHasAPathAndANameOfItsOwn) {
+  std::set<std::string> names;
+  for (const auto& path : perfgate::tensor_paths()) {
+    EXPECT_TRUE(perfgate::is_tensor(path.type));
+    EXPECT_EQ(&perfgate::tensor_path_of(path.type), &path);
+    EXPECT_EQ("tensor_" + std::string(path.counter).substr(7, path.counter.size() - 11),
+              std::string(perfgate::to_string(path.type)));
+    names.insert(std::string(perfgate::to_string(path.type)));
+  }
+  EXPECT_EQ(names.size(), perfgate::tensor_paths().size());
+  EXPECT_FALSE(perfgate::is_tensor(kernel_type::fp64));
+  EXPECT_THROW((void)perfgate::tensor_path_of(kernel_type::fp32), std::logic_error);
 }

@@ -21,7 +21,17 @@ namespace {
 
 std::string role_of(std::string_view canonical) {
   const auto& inputs = counter::model_inputs;
-  return std::find(inputs.begin(), inputs.end(), canonical) != inputs.end() ? "model" : "hierarchy";
+  const auto& tensor = counter::tensor_ops;
+  if (std::find(inputs.begin(), inputs.end(), canonical) != inputs.end()) {
+    return "model";
+  }
+  if (std::find(tensor.begin(), tensor.end(), canonical) != tensor.end()) {
+    return "tensor";
+  }
+  if (canonical == counter::tensor_inst || canonical == counter::inst_fp16_fma) {
+    return "tensor_evidence";
+  }
+  return "hierarchy";
 }
 
 std::unique_ptr<cupti::host_object> open_host(const std::string& chip) {
@@ -84,9 +94,10 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
         }
         choice.unavailable.push_back(*invalid);
       }
+      auto& run = choice.role == "tensor" ? plan.tensor_metrics : plan.metrics;
       for (const auto& m : choice.metrics) {
-        if (std::find(plan.metrics.begin(), plan.metrics.end(), m) == plan.metrics.end()) {
-          plan.metrics.push_back(m);
+        if (std::find(run.begin(), run.end(), m) == run.end()) {
+          run.push_back(m);
         }
       }
       plan.inputs.push_back(std::move(choice));
@@ -97,15 +108,21 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
     choose("sm_clock_hz", "clock", {metric_sum{{sm_clock_metric}}});
     choose("gpu_time_ns", "time", {metric_sum{{gpu_time_metric}}});
   }
-  cupti::host_object config_host(chip);
-  try {
-    const auto image = config_host.config_image(plan.metrics);
-    plan.config_image_bytes = image.size();
-    plan.passes = cupti::passes(image);
-  } catch (const cupti::cupti_failure& e) {
-    throw error(exit_status::input_error, "chip " + chip + ": the metric set " +
-                                              join(plan.metrics, ", ") +
-                                              " cannot be scheduled: " + e.what());
+  const auto schedule = [&](const std::vector<std::string>& metrics) {
+    cupti::host_object config_host(chip);
+    try {
+      return config_host.config_image(metrics);
+    } catch (const cupti::cupti_failure& e) {
+      throw error(exit_status::input_error, "chip " + chip + ": the metric set " +
+                                                join(metrics, ", ") +
+                                                " cannot be scheduled: " + e.what());
+    }
+  };
+  const auto image = schedule(plan.metrics);
+  plan.config_image_bytes = image.size();
+  plan.passes = cupti::passes(image);
+  if (!plan.tensor_metrics.empty()) {
+    plan.tensor_passes = cupti::passes(schedule(plan.tensor_metrics));
   }
   return plan;
 }
@@ -117,6 +134,8 @@ std::string chip_metric_plan_to_json(const chip_metric_plan& plan) {
   j["passes"] = plan.passes;
   j["config_image_bytes"] = plan.config_image_bytes;
   j["metrics"] = plan.metrics;
+  j["tensor_passes"] = plan.tensor_passes;
+  j["tensor_metrics"] = plan.tensor_metrics;
   auto inputs = nlohmann::ordered_json::array();
   for (const auto& in : plan.inputs) {
     nlohmann::ordered_json e;
@@ -141,7 +160,13 @@ std::string chip_metric_plan_to_text(const chip_metric_plan& plan) {
   std::string out = plan.chip + ": " + std::to_string(plan.metrics.size()) + " metrics in " +
                     std::to_string(plan.passes) + " replay pass" + (plan.passes == 1 ? "" : "es") +
                     " per kernel (config image " + std::to_string(plan.config_image_bytes) +
-                    " bytes)\n\n";
+                    " bytes)\n";
+  out += plan.tensor_metrics.empty()
+             ? "no tensor operations counters on this chip\n\n"
+             : "kernels with matrix instructions: a second run of " +
+                   std::to_string(plan.tensor_metrics.size()) + " tensor metrics in " +
+                   std::to_string(plan.tensor_passes) + " replay pass" +
+                   (plan.tensor_passes == 1 ? "" : "es") + " per kernel\n\n";
   table t{{"input", "role", "metric", "scale"}, {false, false, false, true}, {}};
   std::vector<std::string> notes;
   for (const auto& in : plan.inputs) {

@@ -13,19 +13,29 @@ namespace perfgate::detail {
 
 struct metric_choice {
   std::string input; ///< canonical counter ("dram_read_bytes"), or "sm_clock_hz" / "gpu_time_ns"
-  std::string role;  ///< "model" (a model input), "hierarchy", "clock" or "time"
+  /// "model" (a model input), "tensor" (operations of a tensor precision: the second run),
+  /// "tensor_evidence" (tensor pipe instructions and HFMA2: the first run), "hierarchy", "clock"
+  /// or "time"
+  std::string role;
   std::vector<std::string> metrics;     ///< the chosen alternative, summed; empty: none is valid
   double scale = 1.0;                   ///< applied to the sum
   std::string approximation;            ///< non-empty when the choice only approximates the input
   std::vector<std::string> unavailable; ///< preferred names this chip does not have
 };
 
+/// Two counter runs: every kernel gets `metrics` (the model inputs, the hierarchy counters and
+/// the tensor pipe's instruction count, in at most 2 replay passes where the chip allows); the
+/// tensor operations counters cost about one pass each (CUPTI 13: 6 to 9 more on GA100 to
+/// GB202), so they form a second run, made only when a kernel of the first executed matrix
+/// instructions.
 struct chip_metric_plan {
   std::string chip;
   std::vector<metric_choice> inputs;
-  std::vector<std::string> metrics; ///< every chosen metric once: the configuration
-  std::size_t passes = 0;           ///< replay passes per kernel
+  std::vector<std::string> metrics; ///< every chosen metric of the first run once
+  std::size_t passes = 0;           ///< replay passes per kernel of the first run
   std::size_t config_image_bytes = 0;
+  std::vector<std::string> tensor_metrics; ///< the tensor-operations run; empty: none on chip
+  std::size_t tensor_passes = 0;           ///< its replay passes per kernel
 
   /// Model inputs no valid metric supplies on this chip.
   [[nodiscard]] std::vector<std::string> missing_model_inputs() const;

@@ -45,7 +45,12 @@ struct device {
   /// (`clocks.mhz_after`, else `mhz_before`), or the datasheet clock the peaks were computed at
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
-  std::map<std::string, double, std::less<>> extra_peaks; ///< optional peaks (fp16_gflops, ...)
+  /// The architecture: compute capability ("9.0", from `compute_capability` or a calibration's
+  /// `provenance.arch` "sm_90") or gfx target ("gfx942"); empty when the file does not say.
+  std::string arch;
+  /// Optional peaks (fp16_gflops, ...); tensor paths as `tensor_<precision>_gflops` (int8:
+  /// `tensor_int8_gops`), dense.
+  std::map<std::string, double, std::less<>> extra_peaks;
   /// CPU only: optional peaks of one core (its cache bandwidths `l2_gbs`, `llc_gbs`, ...).
   std::map<std::string, double, std::less<>> one_core_extra_peaks;
   /// CPU only: cache capacities one core sees (bytes): "l1", "l2" (private to a core) and
@@ -131,7 +136,13 @@ struct cache_level {
 /// Serialise to `perfgate-device/1` JSON text.
 [[nodiscard]] std::string device_to_json(const device& d);
 
-/// Read and validate a device file.
+/// A measured GPU without tensor peaks (a calibration measures none yet) completed with the
+/// tensor peaks of the built-in datasheet devices of the same vendor, architecture and SM count,
+/// per clock, at the file's own clock, each cited as not measured. Unchanged when it states any
+/// tensor peak, lacks a clock or architecture, or the matching built-ins disagree or are none.
+[[nodiscard]] device with_datasheet_tensor_peaks(const device& d);
+
+/// Read and validate a device file (with_datasheet_tensor_peaks applied).
 [[nodiscard]] device load_device_file(const std::filesystem::path& file);
 
 /// The built-in database, sorted by id. Embedded in the binary at build time.

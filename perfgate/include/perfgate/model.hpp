@@ -14,6 +14,8 @@
 #include <perfgate/device.hpp>
 #include <perfgate/profile.hpp>
 
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,11 +23,39 @@
 
 namespace perfgate {
 
-enum class kernel_type { fp32, fp64, integer };
+/// The work a kernel's performance is measured in: SIMT floating-point or integer operations, or
+/// tensor-core (matrix-core) operations of one input precision.
+enum class kernel_type {
+  fp32,
+  fp64,
+  integer,
+  tensor_fp16,
+  tensor_bf16,
+  tensor_tf32,
+  tensor_fp32,
+  tensor_fp64,
+  tensor_fp8,
+  tensor_int8,
+  tensor_fp4
+};
 enum class bound_class { memory, compute };
 enum class model_kind { quantitative, roofline };
 
-[[nodiscard]] std::string_view to_string(kernel_type t); ///< "fp32", "fp64", "int"
+/// "fp32", "fp64", "int", "tensor_fp16", "tensor_bf16", ...
+[[nodiscard]] std::string_view to_string(kernel_type t);
+[[nodiscard]] bool is_tensor(kernel_type t);
+
+/// A tensor-core path: its kernel type, the profile counter of its work and the device peak
+/// that bounds it (1e9 op/s, dense: sparsity is not counted as work).
+struct tensor_path {
+  kernel_type type;
+  std::string_view counter;  ///< canonical counter (`counter::tensor_bf16`)
+  std::string_view peak_key; ///< device extra peak ("tensor_bf16_gflops")
+};
+/// Every tensor path, in counter::tensor_ops order.
+[[nodiscard]] const std::array<tensor_path, 8>& tensor_paths();
+/// The path of a tensor kernel type; throws std::logic_error for a SIMT type.
+[[nodiscard]] const tensor_path& tensor_path_of(kernel_type t);
 [[nodiscard]] std::string_view to_string(bound_class b); ///< "memory", "compute"
 [[nodiscard]] std::string_view to_string(model_kind m);  ///< "quantitative", "roofline"
 
@@ -36,13 +66,21 @@ struct model_counters {
   double M_fp32 = 0, M_fp64 = 0, M_int = 0;
   double dram_read_bytes = 0, dram_write_bytes = 0;
   int warp_size = 32; ///< of the GPU the profile was taken on (64 for an AMD wavefront)
+  /// Tensor-core operations per tensor type (only types with work); empty for SIMT kernels.
+  std::map<kernel_type, double> tensor_ops;
 };
 
 /// Kernel parameters derived from a profile; device independent.
 struct kernel_params {
   model_kind model = model_kind::quantitative;
+  /// The work the kernel is measured in: its dominant tensor precision when tensor operations
+  /// outnumber its SIMT flops, else fp64 if it has any, else fp32, else int.
   kernel_type K_type = kernel_type::fp32;
-  double W_comp = 0; ///< operations (flops or integer ops)
+  /// The type of its SIMT instructions, which the instruction mix (E_mix, D_*) describes: K_type
+  /// for a SIMT kernel; for a tensor kernel the type its SIMT work alone would have.
+  kernel_type simt_type = kernel_type::fp32;
+  double W_comp = 0; ///< operations of K_type (flops, integer ops or tensor ops)
+  double W_simt = 0; ///< operations of simt_type: W_comp for a SIMT kernel
   double W_traf = 0; ///< DRAM bytes
   double O_krn = 0;  ///< W_comp / W_traf, operations per byte
   // Instruction mix: quantitative model only.
@@ -55,6 +93,9 @@ struct kernel_params {
   /// The part of W_traf that is written (measured DRAM writes, or the bytes a benchmark declares
   /// it writes): the roof then uses the DRAM patterns of that read/write mix. Empty: unknown.
   std::optional<double> write_bytes;
+  /// Tensor-core operations per tensor type (only types with work): each is a roof term of its
+  /// own, at the device's peak of that path.
+  std::map<kernel_type, double> tensor_ops;
 };
 
 /// One resource's share of the roof: the least time the kernel's demand on it takes at the
@@ -121,7 +162,9 @@ struct prediction {
 
 /// Predict one kernel on one device (MODEL.md 3, "Prediction"; 1 for the roofline model), and
 /// its roof (roof_of). With `one_core`, a CPU device's one-core peaks are used (when it has
-/// them).
+/// them). A tensor kernel is held to the plain roofline of its tensor path (T_op is that peak;
+/// the instruction-mix costs stay empty). Throws usage_error when the device has no peak for a
+/// tensor path the kernel uses.
 [[nodiscard]] prediction predict(const kernel_params& k, const device& d, bool one_core = false);
 
 /// The roof of a kernel on a device (docs/model.md, "The roof"): compute terms per issue

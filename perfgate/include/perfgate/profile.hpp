@@ -32,6 +32,29 @@ inline constexpr std::string_view dram_write_bytes = "dram_write_bytes";     ///
 inline constexpr std::string_view l2_bytes = "l2_bytes";         ///< bytes through the L2 cache
 inline constexpr std::string_view shared_bytes = "shared_bytes"; ///< shared-memory bytes accessed
 
+// Tensor-core (matrix-core) work: operations by input precision, an FMA counted as 2 (2 m n k
+// per GEMM), as Nsight Compute's sm__ops_path_tensor_src_* or rocprofv3's
+// SQ_INSTS_VALU_MFMA_MOPS_* x 512 count it. Not in model_inputs: a kernel without tensor work
+// has none of them.
+inline constexpr std::string_view tensor_fp16 = "tensor_fp16_ops"; ///< FP16 inputs
+inline constexpr std::string_view tensor_bf16 = "tensor_bf16_ops"; ///< BF16 inputs
+inline constexpr std::string_view tensor_tf32 = "tensor_tf32_ops"; ///< TF32 (xf32) inputs
+inline constexpr std::string_view tensor_fp32 = "tensor_fp32_ops"; ///< FP32 inputs (AMD MFMA)
+inline constexpr std::string_view tensor_fp64 = "tensor_fp64_ops"; ///< FP64 inputs (DMMA)
+inline constexpr std::string_view tensor_fp8 = "tensor_fp8_ops";   ///< FP8 (E4M3/E5M2) inputs
+inline constexpr std::string_view tensor_int8 = "tensor_int8_ops"; ///< INT8 inputs (IMMA)
+inline constexpr std::string_view tensor_fp4 = "tensor_fp4_ops";   ///< FP4 inputs (Blackwell)
+/// Warp-level instructions the tensor pipe executed: evidence of tensor work where no ops
+/// counter measured it (then the work is unknown, and the kernel cannot be modelled).
+inline constexpr std::string_view tensor_inst = "tensor_inst";
+/// SIMT half-precision FMA thread instructions (HFMA2 counted once): GA100 and GH100 issue them
+/// to the tensor pipe, so they are part of tensor_inst there.
+inline constexpr std::string_view inst_fp16_fma = "inst_fp16_fma";
+
+inline constexpr std::array<std::string_view, 8> tensor_ops = {
+    tensor_fp16, tensor_bf16, tensor_tf32, tensor_fp32,
+    tensor_fp64, tensor_fp8,  tensor_int8, tensor_fp4};
+
 /// Every counter the quantitative model needs, in the order error messages list them.
 inline constexpr std::array<std::string_view, 9> model_inputs = {
     inst_fp32, inst_fp32_fma,      inst_fp64,       inst_fp64_fma,   inst_integer,
@@ -73,6 +96,9 @@ struct declared_work {
   double working_set_bytes = 0;
   /// The part of `bytes` the kernel writes (`perfgate_write_bytes`); empty: not declared.
   std::optional<double> write_bytes{};
+  /// Tensor-core operations by canonical counter (`perfgate_tensor_bf16_ops` declares
+  /// "tensor_bf16_ops"); only precisions with work.
+  std::map<std::string, double, std::less<>> tensor_ops{};
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).
@@ -95,6 +121,11 @@ struct kernel_profile {
   std::vector<std::string> clock_limits;
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
+  /// Warp-level matrix (MMA) instructions: the tensor pipe's instructions less the SIMT HFMA2
+  /// some chips issue there (at least inst_fp16_fma / warp size of them); 0 when not counted.
+  [[nodiscard]] double matrix_instructions(int warp_size) const;
+  /// Tensor operations over every precision counted (0 when none is).
+  [[nodiscard]] double tensor_operations() const;
 };
 
 /// A whole profile: where it came from and its kernels in the order they first appeared.

@@ -74,8 +74,9 @@ struct report {
 /// Kernels whose full name matches `kernel_regex` (ECMAScript, search anywhere in the name),
 /// predicted on every device, with a `skip` verdict ("prediction only"). A kernel that ran on one
 /// CPU thread is predicted on a CPU device's one-core peaks when the device has them. Throws
-/// input_error for a kernel that lacks model inputs, and usage_error when the regex selects no
-/// kernel.
+/// input_error for a kernel that lacks model inputs (tensor instructions whose operations no
+/// counter measured included), and usage_error when the regex selects no kernel or a device
+/// lacks a kernel's tensor path (no peak for its precision: "no such path", never a fallback).
 ///
 /// With `scale_local_clock` (the profile was taken on devices.front() itself), a kernel whose
 /// SM clock was measured is held, on that first device only, to compute peaks scaled to that

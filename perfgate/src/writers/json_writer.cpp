@@ -13,15 +13,26 @@ namespace {
 json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
 json params_json(const kernel_params& k) {
-  return {{"model", to_string(k.model)},
-          {"K_type", to_string(k.K_type)},
-          {"W_comp", k.W_comp},
-          {"W_traf", k.W_traf},
-          {"E_mix", optional_number(k.E_mix)},
-          {"D_ops", optional_number(k.D_ops)},
-          {"D_ldst", optional_number(k.D_ldst)},
-          {"D_other", optional_number(k.D_other)},
-          {"O_krn", k.O_krn}};
+  json j = {{"model", to_string(k.model)},
+            {"K_type", to_string(k.K_type)},
+            {"W_comp", k.W_comp},
+            {"W_traf", k.W_traf},
+            {"E_mix", optional_number(k.E_mix)},
+            {"D_ops", optional_number(k.D_ops)},
+            {"D_ldst", optional_number(k.D_ldst)},
+            {"D_other", optional_number(k.D_other)},
+            {"O_krn", k.O_krn}};
+  if (k.simt_type != k.K_type) {
+    j["simt_type"] = to_string(k.simt_type);
+  }
+  if (!k.tensor_ops.empty()) {
+    json ops = json::object();
+    for (const auto& [type, n] : k.tensor_ops) {
+      ops[std::string(to_string(type))] = n;
+    }
+    j["tensor_ops"] = std::move(ops);
+  }
+  return j;
 }
 
 json roof_json(const roof_bound& r) {

@@ -11,9 +11,16 @@ std::string kernel_summary(const kernel_report& k) {
                   " model, " + std::to_string(k.invocations) + " invocation" +
                   (k.invocations == 1 ? "" : "s") + ": W_comp " + si_count(p.W_comp) +
                   "op, W_traf " + si_count(p.W_traf) + "B, O_krn " + fixed(p.O_krn, 3) + " op/B";
+  for (const auto& [type, ops] : p.tensor_ops) {
+    s += ", " + std::string(to_string(type)) + " " + si_count(ops) + "op";
+  }
+  if (p.simt_type != p.K_type) {
+    s += "; its SIMT instructions (" + std::string(to_string(p.simt_type)) + ")";
+  }
   if (p.model == model_kind::quantitative) {
-    s += ", E_mix " + percent(p.E_mix) + ", D_ops " + percent(p.D_ops) + ", D_ldst " +
-         percent(p.D_ldst) + ", D_other " + percent(p.D_other);
+    s += std::string(p.simt_type != p.K_type ? ":" : ",") + " E_mix " + percent(p.E_mix) +
+         ", D_ops " + percent(p.D_ops) + ", D_ldst " + percent(p.D_ldst) + ", D_other " +
+         percent(p.D_other);
   } else {
     s += " (declared work: no instruction-mix terms)";
   }

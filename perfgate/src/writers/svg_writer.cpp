@@ -160,9 +160,20 @@ std::string amount(double v, std::string_view unit) {
   return s + (std::isdigit(static_cast<unsigned char>(s.back())) ? " " : "") + std::string(unit);
 }
 
-std::string unit_of(kernel_type t) { return t == kernel_type::integer ? "GIOPS" : "GFLOPS"; }
+bool counts_integer_ops(kernel_type t) {
+  return t == kernel_type::integer || t == kernel_type::tensor_int8;
+}
+
+std::string unit_of(kernel_type t) { return counts_integer_ops(t) ? "GIOPS" : "GFLOPS"; }
 
 std::string type_name(kernel_type t) {
+  if (is_tensor(t)) { // "tensor_bf16" -> "BF16 tensor"
+    std::string precision(to_string(t).substr(std::string_view("tensor_").size()));
+    for (auto& c : precision) {
+      c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return precision + " tensor";
+  }
   return t == kernel_type::fp32 ? "FP32" : t == kernel_type::fp64 ? "FP64" : "INT";
 }
 
@@ -656,9 +667,9 @@ struct roof {
   }
   [[nodiscard]] std::string unit() const {
     const bool all_int = std::all_of(types.begin(), types.end(),
-                                     [](kernel_type t) { return t == kernel_type::integer; });
+                                     [](kernel_type t) { return counts_integer_ops(t); });
     const bool any_int = std::any_of(types.begin(), types.end(),
-                                     [](kernel_type t) { return t == kernel_type::integer; });
+                                     [](kernel_type t) { return counts_integer_ops(t); });
     return all_int ? "GIOPS" : any_int ? "Gop/s" : "GFLOPS";
   }
 };
@@ -681,7 +692,7 @@ std::string roofline_y_title(const std::vector<kernel_point>& ks) {
   bool any_int = false;
   bool any_float = false;
   for (const auto& kp : ks) {
-    (kp.k->params.K_type == kernel_type::integer ? any_int : any_float) = true;
+    (counts_integer_ops(kp.k->params.K_type) ? any_int : any_float) = true;
   }
   if (any_int && !any_float) {
     return "Performance (GIOPS = 1e9 integer op/s)";
@@ -1220,10 +1231,8 @@ std::string quadrant_svg(const report& r, std::size_t kernel_index) {
     }
   }
 
-  const bool floating = k.params.K_type != kernel_type::integer;
   body += axes(x, y, "Memory bandwidth B_mem (GB/s)",
-               std::string("Compute throughput T'_op for this kernel (") +
-                   (floating ? "GFLOPS" : "GIOPS") + ")");
+               "Compute throughput T'_op for this kernel (" + unit_of(k.params.K_type) + ")");
   body += "<g class=\"regions\">\n" + region_labels + "</g>\n" + kernel_line;
 
   // Devices, each moved to the line where its prediction is.
