@@ -28,8 +28,8 @@ namespace c = perfgate::counter;
 // per-SE"). Multiplying by the lanes of a wavefront gives thread-level counts; like [SOL]'s
 // "64 x ..." this assumes a full EXEC mask, so it overcounts divergent code and partial waves
 // (NVIDIA's *_pred_on metrics do not). Transcendentals (TRANS) count as FP instructions, as in
-// [SOL]'s VALU FLOPs; F16/BF16 and MFMA (matrix) instructions have no canonical counter and are
-// left out (the model has no tensor or FP16 terms).
+// [SOL]'s VALU FLOPs; F16/BF16 VALU instructions have no canonical counter and are left out (the
+// model has no FP16 terms). MFMA (matrix) work: cdna_matrix() below.
 amd_formula lanes(std::vector<std::string_view> counters) {
   amd_formula f;
   for (auto n : counters) {
@@ -94,6 +94,39 @@ std::vector<amd_counter_source> cdna_full_mix() {
       {c::inst_ldst, {lanes({"SQ_INSTS_LDS", "SQ_INSTS_VMEM_RD", "SQ_INSTS_VMEM_WR"})}, {}},
       {c::warp_inst_executed, {plain_sum({"SQ_INSTS"})}, {}},
   };
+}
+
+// Matrix (MFMA) work on gfx90a and gfx94x: [SDK] SQ_INSTS_VALU_MFMA_MOPS_<type> counts matrix
+// operations in units of 512 (ROCm Compute Profiler, "FLOP counting conventions": MFMA FLOPs =
+// 512 x MOPS), by source type; gfx94x adds F8 and XF32. SQ_INSTS_MFMA counts the wave-level MFMA
+// instructions: the evidence of matrix work the operations counters must then measure.
+amd_formula mops(std::string_view counter) {
+  amd_formula f = plain_sum({counter});
+  f.scale = 512.0;
+  return f;
+}
+
+std::vector<amd_counter_source> cdna_matrix(bool gfx94x) {
+  std::vector<amd_counter_source> s = {
+      {c::tensor_fp16, {mops("SQ_INSTS_VALU_MFMA_MOPS_F16")}, {}},
+      {c::tensor_bf16, {mops("SQ_INSTS_VALU_MFMA_MOPS_BF16")}, {}},
+      {c::tensor_fp32, {mops("SQ_INSTS_VALU_MFMA_MOPS_F32")}, {}},
+      {c::tensor_fp64, {mops("SQ_INSTS_VALU_MFMA_MOPS_F64")}, {}},
+      {c::tensor_int8, {mops("SQ_INSTS_VALU_MFMA_MOPS_I8")}, {}},
+      {c::tensor_inst, {plain_sum({"SQ_INSTS_MFMA"})}, {}},
+  };
+  if (gfx94x) {
+    s.push_back({c::tensor_fp8, {mops("SQ_INSTS_VALU_MFMA_MOPS_F8")}, {}});
+    s.push_back({c::tensor_tf32, {mops("SQ_INSTS_VALU_MFMA_MOPS_XF32")}, {}});
+  }
+  return s;
+}
+
+std::vector<amd_counter_source> with_matrix(std::vector<amd_counter_source> sources, bool gfx94x) {
+  for (auto& m : cdna_matrix(gfx94x)) {
+    sources.push_back(std::move(m));
+  }
+  return sources;
 }
 
 // Architectures without the per-precision VALU counters ([SDK] defines them for gfx90a and
@@ -269,12 +302,12 @@ std::vector<amd_arch> build_families() {
   f.push_back({"gfx90a",
                {"gfx90a"},
                64,
-               with_traffic(cdna_full_mix(), tcc_ea_read(), tcc_ea_write()),
+               with_matrix(with_traffic(cdna_full_mix(), tcc_ea_read(), tcc_ea_write()), false),
                cdna_limits()});
   f.push_back({"gfx94x",
                {"gfx940", "gfx941", "gfx942", "gfx950"},
                64,
-               with_traffic(cdna_full_mix(), tcc_ea0_read(), tcc_ea0_write()),
+               with_matrix(with_traffic(cdna_full_mix(), tcc_ea0_read(), tcc_ea0_write()), true),
                cdna_limits()});
   f.push_back({"gfx908",
                {"gfx908"},
@@ -339,7 +372,10 @@ amd_arch build_any() {
   any.family = "any";
   any.default_wave_size = 64;
   any.limits = cdna_limits();
-  for (auto canonical : c::model_inputs) {
+  std::vector<std::string_view> canonicals(c::model_inputs.begin(), c::model_inputs.end());
+  canonicals.insert(canonicals.end(), c::tensor_ops.begin(), c::tensor_ops.end());
+  canonicals.push_back(c::tensor_inst);
+  for (auto canonical : canonicals) {
     amd_counter_source s{canonical, {}, {}};
     for (auto fam : family_order) {
       const auto it = std::find_if(families().begin(), families().end(),
@@ -468,8 +504,12 @@ const amd_arch& known_arch(std::string_view arch) {
 std::vector<std::vector<std::string>> request_groups(const amd_arch& a) {
   std::vector<std::vector<std::string>> groups;
   std::vector<std::string> all;
+  const auto& tensor = c::tensor_ops;
   for (const auto& s : a.sources) {
-    if (s.alternatives.empty()) {
+    // Matrix operations counters would cost every program a pass more; SQ_INSTS_MFMA alone
+    // shows matrix work (docs/tensor.md: a second run for them is not built for AMD yet).
+    if (s.alternatives.empty() ||
+        std::find(tensor.begin(), tensor.end(), s.canonical) != tensor.end()) {
       continue;
     }
     std::vector<std::string> group;

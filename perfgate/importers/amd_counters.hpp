@@ -60,7 +60,8 @@ struct amd_arch {
   std::string_view family;                 ///< "gfx90a", "gfx94x", ...
   std::vector<std::string_view> names;     ///< gfx names it covers ("gfx940", "gfx942", ...)
   int default_wave_size = 64;              ///< lanes of a wavefront when the file does not say
-  std::vector<amd_counter_source> sources; ///< one per canonical counter, model_inputs order
+  /// One per canonical counter: model_inputs order, then matrix work (gfx90a, gfx94x)
+  std::vector<amd_counter_source> sources;
   std::vector<amd_block_limit> limits;
 };
 
@@ -94,7 +95,9 @@ struct amd_arch {
 [[nodiscard]] std::vector<std::string_view> amd_metrics_used(const amd_arch& a);
 
 /// Counters to collect for the model on `arch` (request names, each once), grouped so that
-/// the inputs of one canonical counter are adjacent. Throws usage_error for an unknown arch.
+/// the inputs of one canonical counter are adjacent: every source but the matrix operations
+/// counters (SQ_INSTS_MFMA shows matrix work without them). Throws usage_error for an unknown
+/// arch.
 [[nodiscard]] std::vector<std::string> amd_counters_to_request(std::string_view arch);
 
 /// amd_counters_to_request(arch) split into passes that respect the family's per-block limits;

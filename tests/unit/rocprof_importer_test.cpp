@@ -13,6 +13,9 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 using perfgate::detail::import_rocprof_csv;
@@ -366,7 +369,7 @@ TEST(AmdCounters, ArchitecturesAndFamilies) {
                         "TCC_BUBBLE_sum", "TCC_EA0_RDREQ_sum", "TCC_EA0_WRREQ_64B_sum"}) {
     EXPECT_NE(std::find(r.begin(), r.end(), n), r.end()) << n;
   }
-  EXPECT_EQ(r.size(), 19U);
+  EXPECT_EQ(r.size(), 20U); // with SQ_INSTS_MFMA
   const auto r908 = perfgate::detail::amd_counters_to_request("gfx908");
   EXPECT_EQ(std::count_if(r908.begin(), r908.end(),
                           [](const std::string& n) { return n.find("_F32") != n.npos; }),
@@ -457,4 +460,65 @@ TEST(RocprofImporter, EveryTruncationImportsOrFailsWithInputError) {
     }
   }
   EXPECT_GT(cuts, 3000U);
+}
+
+namespace {
+// The gfx942 fixture with matrix counters added to every dispatch of the dgemm kernel: each
+// `counter=value` pair becomes a row like that dispatch's SQ_WAVES row.
+std::string with_matrix_rows(const std::vector<std::pair<std::string, std::string>>& counters) {
+  const std::string text = text_of("counter_collection_gfx942.csv");
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    out += line + "\n";
+    if (line.find(dgemm) != std::string::npos && line.find("\"SQ_WAVES\"") != std::string::npos) {
+      const std::size_t name_at = line.find("\"SQ_WAVES\"");
+      const std::size_t value_end = line.find(',', name_at + 11);
+      for (const auto& [name, value] : counters) {
+        out +=
+            line.substr(0, name_at) + "\"" + name + "\"," + value + line.substr(value_end) + "\n";
+      }
+    }
+    start = end == std::string::npos ? text.size() : end + 1;
+  }
+  return out;
+}
+} // namespace
+
+// MFMA work (docs/tensor.md): SQ_INSTS_VALU_MFMA_MOPS_<type> counts operations in units of 512.
+TEST(RocprofImporter, MatrixOperationsAreTensorWorkIn512s) {
+  const auto p = import_rocprof_csv(
+      with_matrix_rows({{"SQ_INSTS_MFMA", "1000"}, {"SQ_INSTS_VALU_MFMA_MOPS_F64", "2.0e6"}}),
+      "m.csv", "gfx942");
+  const auto& k = kernel(p, dgemm);
+  ASSERT_TRUE(k.duration);
+  const double dispatches = static_cast<double>(k.invocations);
+  EXPECT_EQ(k.counter("tensor_fp64_ops"), dispatches * 512 * 2.0e6);
+  EXPECT_EQ(k.counter("tensor_inst"), dispatches * 1000);
+  const auto params = perfgate::kernel_params_from_profile(p, k);
+  EXPECT_EQ(params.K_type, perfgate::kernel_type::tensor_fp64);
+  EXPECT_EQ(params.W_comp, dispatches * 512 * 2.0e6);
+}
+
+TEST(RocprofImporter, MatrixInstructionsWithoutOperationsAreRefusedNamingTheCounters) {
+  const auto p =
+      import_rocprof_csv(with_matrix_rows({{"SQ_INSTS_MFMA", "1000"}}), "m.csv", "gfx942");
+  try {
+    (void)perfgate::kernel_params_from_profile(p, kernel(p, dgemm));
+    FAIL() << "matrix instructions without their operations were modelled";
+  } catch (const perfgate::input_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("matrix instructions on the tensor pipe (SQ_INSTS_MFMA) but no counter"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("collect SQ_INSTS_VALU_MFMA_MOPS_F16, SQ_INSTS_VALU_MFMA_MOPS_BF16"),
+              std::string::npos)
+        << what;
+  }
+  // What perfgate asks rocprofv3 for: the instruction count, not the operations counters.
+  const auto r = perfgate::detail::amd_counters_to_request("gfx942");
+  EXPECT_NE(std::find(r.begin(), r.end(), "SQ_INSTS_MFMA"), r.end());
+  EXPECT_EQ(std::find(r.begin(), r.end(), "SQ_INSTS_VALU_MFMA_MOPS_F16"), r.end());
 }
