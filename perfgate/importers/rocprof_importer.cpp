@@ -160,6 +160,32 @@ std::optional<launch_config> launch_of(const csv_row& row, std::optional<std::si
   return l;
 }
 
+// The columns that describe a dispatch, in the long (one row per counter) and the wide (one
+// column per counter) layouts alike.
+struct dispatch_columns {
+  std::size_t dispatch = 0;
+  std::size_t kernel = 0;
+  std::optional<std::size_t> agent, process, wave, grid, workgroup, start, end;
+};
+
+// A row's dispatch: everything of a record but its counter.
+amd_counter_record dispatch_record(const csv_row& row, const csv_row& header,
+                                   const dispatch_columns& c, const std::string& file) {
+  check_width(row, header, file);
+  amd_counter_record r;
+  r.where = std::to_string(row.line);
+  r.dispatch = integer_field(row, c.dispatch, header.fields[c.dispatch], file);
+  r.kernel = row.fields[c.kernel];
+  r.agent = c.agent ? row.fields[*c.agent] : std::string();
+  r.process = c.process ? row.fields[*c.process] : std::string();
+  if (c.wave) {
+    r.wave_size = integer_field(row, *c.wave, header.fields[*c.wave], file);
+  }
+  r.timestamps = timestamps_of(row, header, c.start, c.end, file);
+  r.launch = launch_of(row, c.grid, c.workgroup);
+  return r;
+}
+
 bool first_line_has(std::string_view text, std::initializer_list<std::string_view> names,
                     std::initializer_list<std::string_view> absent) {
   // The header is the first line that is neither blank nor profiler chatter ("==...").
@@ -317,34 +343,24 @@ private:
 amd_record_file read_rocprof_csv_records(std::string_view text, const std::string& file) {
   const auto rows = read_table(text, file, "rocprofv3 counter_collection.csv");
   const csv_row& header = rows.front();
-  const std::size_t dispatch_col = required(header, "Dispatch_Id", file);
-  const std::size_t kernel_col = required(header, "Kernel_Name", file);
+  dispatch_columns cols;
+  cols.dispatch = required(header, "Dispatch_Id", file);
+  cols.kernel = required(header, "Kernel_Name", file);
   const std::size_t name_col = required(header, "Counter_Name", file);
   const std::size_t value_col = required(header, "Counter_Value", file);
-  const auto agent_col = find_column(header, "Agent_Id");
+  cols.agent = find_column(header, "Agent_Id");
   // `rocpd convert` writes the database GUID in a "Pid" column; Process_Id is the process.
-  const auto process_col = find_column(header, "Process_Id");
-  const auto start_col = find_column(header, "Start_Timestamp");
-  const auto end_col = find_column(header, "End_Timestamp");
-  const auto wave_col = find_column(header, "Wave_Front_Size");
-  const auto grid_col = find_column(header, "Grid_Size");
-  const auto wg_col = find_column(header, "Workgroup_Size");
+  cols.process = find_column(header, "Process_Id");
+  cols.start = find_column(header, "Start_Timestamp");
+  cols.end = find_column(header, "End_Timestamp");
+  cols.wave = find_column(header, "Wave_Front_Size");
+  cols.grid = find_column(header, "Grid_Size");
+  cols.workgroup = find_column(header, "Workgroup_Size");
 
   amd_record_file out{file, std::to_string(header.line), {}};
   for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
     const csv_row& row = *it;
-    check_width(row, header, file);
-    amd_counter_record r;
-    r.where = std::to_string(row.line);
-    r.dispatch = integer_field(row, dispatch_col, "Dispatch_Id", file);
-    r.kernel = row.fields[kernel_col];
-    r.agent = agent_col ? row.fields[*agent_col] : std::string();
-    r.process = process_col ? row.fields[*process_col] : std::string();
-    if (wave_col) {
-      r.wave_size = integer_field(row, *wave_col, "Wave_Front_Size", file);
-    }
-    r.timestamps = timestamps_of(row, header, start_col, end_col, file);
-    r.launch = launch_of(row, grid_col, wg_col);
+    amd_counter_record r = dispatch_record(row, header, cols, file);
     r.counter = row.fields[name_col];
     r.value_text = row.fields[value_col];
     r.value = parse_profiler_number(r.value_text);
@@ -377,16 +393,19 @@ amd_record_file read_wide_records(std::string_view text, const std::string& file
                       "the header has no \"Index\"/\"Dispatch_ID\" or no \"KernelName\"/"
                       "\"Kernel_Name\" column (expected a rocprof v1/v2 results.csv)");
   }
-  const auto agent_col = any_column(header, {"gpu-id", "GPU_ID"});
-  const auto process_col = any_column(header, {"pid", "PID"});
-  const auto wave_col = any_column(header, {"wave_size", "Wave_Size"});
-  const auto grid_col = any_column(header, {"grd", "Grid_Size"});
-  const auto wg_col = any_column(header, {"wgr", "Workgroup_Size"});
-  auto start_col = find_column(header, "BeginNs");
-  auto end_col = find_column(header, "EndNs");
-  if (!start_col || !end_col) {
-    start_col = find_column(header, "Start_Timestamp");
-    end_col = find_column(header, "End_Timestamp");
+  dispatch_columns cols;
+  cols.dispatch = *dispatch_col;
+  cols.kernel = *kernel_col;
+  cols.agent = any_column(header, {"gpu-id", "GPU_ID"});
+  cols.process = any_column(header, {"pid", "PID"});
+  cols.wave = any_column(header, {"wave_size", "Wave_Size"});
+  cols.grid = any_column(header, {"grd", "Grid_Size"});
+  cols.workgroup = any_column(header, {"wgr", "Workgroup_Size"});
+  cols.start = find_column(header, "BeginNs");
+  cols.end = find_column(header, "EndNs");
+  if (!cols.start || !cols.end) {
+    cols.start = find_column(header, "Start_Timestamp");
+    cols.end = find_column(header, "End_Timestamp");
   }
   // Counter columns: those whose base name some architecture's formulas use.
   const auto used = amd_metrics_used(amd_any_arch());
@@ -400,18 +419,7 @@ amd_record_file read_wide_records(std::string_view text, const std::string& file
   amd_record_file out{file, std::to_string(header.line), {}};
   for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
     const csv_row& row = *it;
-    check_width(row, header, file);
-    amd_counter_record r;
-    r.where = std::to_string(row.line);
-    r.dispatch = integer_field(row, *dispatch_col, header.fields[*dispatch_col], file);
-    r.kernel = row.fields[*kernel_col];
-    r.agent = agent_col ? row.fields[*agent_col] : std::string();
-    r.process = process_col ? row.fields[*process_col] : std::string();
-    if (wave_col) {
-      r.wave_size = integer_field(row, *wave_col, header.fields[*wave_col], file);
-    }
-    r.timestamps = timestamps_of(row, header, start_col, end_col, file);
-    r.launch = launch_of(row, grid_col, wg_col);
+    amd_counter_record r = dispatch_record(row, header, cols, file);
     if (counter_cols.empty()) {
       r.counter = "(none)"; // registers the dispatch; its counters are all missing
       r.value = 0;
