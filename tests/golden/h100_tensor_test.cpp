@@ -156,3 +156,15 @@ TEST(H100Tensor, AGpuWithoutThePrecisionIsNoSuchPathNotAFallback) {
         << e.what();
   }
 }
+
+TEST(H100Tensor, TheRooflineChartDrawsEachTensorRoof) {
+  const auto r = tensor_report({perfgate::resolve_device("h100-sxm")});
+  const std::string svg = perfgate::report_roofline_svg(r, 0);
+  // Roof labels: precision and peak (1,070,530.56, 535,265.28 and 66,908.16 GFLOPS).
+  for (const char* roof :
+       {"BF16 tensor 1.071e+06 GFLOPS", "TF32 tensor 535265 GFLOPS", "FP64 tensor 66908 GFLOPS"}) {
+    EXPECT_NE(svg.find(roof), std::string::npos) << roof;
+  }
+  const std::string quadrant = perfgate::report_quadrant_svg(r, 0);
+  EXPECT_NE(quadrant.find("tensor_bf16"), std::string::npos);
+}
