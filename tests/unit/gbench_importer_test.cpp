@@ -2,6 +2,7 @@
 // Google Benchmark JSON as libbenchmark 1.7.1 writes it (tests/data/gbench/: real output of
 // tests/consumer/stream_benchmarks.cpp with 3 repetitions).
 #include <perfgate/device.hpp>
+#include <perfgate/file_io.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 
@@ -148,10 +149,8 @@ TEST(GbenchImporter, WriteBytesWithoutBytesAreAnInputError) {
 // A benchmark of a GPU GEMM declares its tensor work per precision: the kernel is measured in it
 // and held to that path's roof; a precision perfgate does not know is named.
 TEST(GbenchImporter, DeclaredTensorWorkSetsTheKernelsTypeAndRoof) {
-  const std::string text = R"({"context": {}, "benchmarks": [
-    {"name": "BM_gemm_bf16", "run_name": "BM_gemm_bf16", "run_type": "iteration", "threads": 1,
-     "real_time": 1, "time_unit": "ms", "perfgate_bytes": 1e8, "perfgate_fp32_flops": 1e6,
-     "perfgate_tensor_bf16_ops": 1.374e11}]})";
+  const std::string text = perfgate::read_text_file(std::string(PERFGATE_TEST_DATA_DIR) +
+                                                    "/gbench/declared_tensor_work.json");
   const auto p = perfgate::import_profile_text(text, "g.json");
   ASSERT_EQ(p.kernels.size(), 1U);
   EXPECT_EQ(p.kernels[0].work->tensor_ops.at("tensor_bf16_ops"), 1.374e11);
