@@ -226,6 +226,9 @@ std::string device_to_json(const device& d) {
   if (d.compute_units > 0) {
     j["compute_units"] = d.compute_units;
   }
+  if (!d.arch.empty()) {
+    j[d.arch.starts_with("gfx") ? "gfx_target" : "compute_capability"] = d.arch;
+  }
   if (d.one_core_peaks) {
     j["peaks_one_core"] = peaks_json(*d.one_core_peaks);
     for (const auto& [k, v] : d.one_core_extra_peaks) {
