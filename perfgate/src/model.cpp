@@ -187,7 +187,9 @@ kernel_params declared_kernel_params(const declared_work& w) {
   k.simt_type = k.K_type;
   k.W_simt = k.W_comp;
   std::map<kernel_type, double> tensor_ops;
-  for (const auto& [name, ops] : w.tensor_ops) {
+  for (const auto& declared : w.tensor_ops) {
+    const std::string& name = declared.first; // a plain reference: the lambda captures it
+    const double ops = declared.second;
     const auto* path = std::find_if(tensor_paths().begin(), tensor_paths().end(),
                                     [&](const tensor_path& t) { return t.counter == name; });
     if (path == tensor_paths().end()) {
