@@ -4,9 +4,9 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 #include "cpu_microbench.hpp"
-#include "src/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 #include <filesystem>
 #include <iostream>

@@ -4,9 +4,9 @@
 #include <perfgate/error.hpp>
 #include <perfgate/version.hpp>
 
-#include "commands.hpp"
-#include "src/writers/number_format.hpp"
-#include "src/writers/table.hpp"
+#include "cli/commands.hpp"
+#include "util/number_format.hpp"
+#include "util/table.hpp"
 
 #include <nlohmann/json.hpp>
 

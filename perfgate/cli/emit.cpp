@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <perfgate/file_io.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #include <iostream>
 

@@ -3,10 +3,38 @@
 #include <perfgate/error.hpp>
 #include <perfgate/version.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace {
+// "--kernels: " for the library argument `argument` of a usage error, by the option the
+// subcommand that ran has for it ("" when it has none).
+std::string option_prefix(const CLI::App& app, const std::string& argument) {
+  static const std::vector<std::pair<std::string_view, std::vector<std::string>>> options = {
+      {"kernel_regex", {"--kernel", "--kernels"}},
+      {"devices", {"--device"}},
+  };
+  for (const auto& [arg, names] : options) {
+    if (arg != argument) {
+      continue;
+    }
+    for (const CLI::App* sub : app.get_subcommands()) {
+      for (const auto& name : names) {
+        if (sub->get_option_no_throw(name) != nullptr) {
+          return name + ": ";
+        }
+      }
+    }
+  }
+  return "";
+}
+} // namespace
 
 int main(int argc, char** argv) {
   const std::vector<std::string> args(argv, argv + argc);
@@ -44,6 +72,9 @@ int main(int argc, char** argv) {
         return run();
       }
     }
+  } catch (const perfgate::usage_error& e) {
+    std::cerr << "perfgate: error: " << option_prefix(app, e.argument()) << e.what() << "\n";
+    return static_cast<int>(e.status());
   } catch (const perfgate::error& e) {
     std::cerr << "perfgate: "
               << (e.status() == perfgate::exit_status::skipped ? "skipped: " : "error: ")

@@ -3,7 +3,7 @@
 // replay passes they cost, computed offline with CUPTI's Profiler Host API.
 #include <perfgate/error.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #ifdef PERFGATE_HAVE_CUPTI
 #include "collectors/cupti/chip_metrics.hpp"

@@ -4,8 +4,9 @@
 #include <perfgate/device.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #include <memory>
 
@@ -34,14 +35,13 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
                   "Device to predict for: a built-in id (`perfgate devices`) or a "
                   "perfgate-device/1 file; repeat for several")
       ->required();
-  cmd->add_option("--format", opt->format, "Output format: text, json (perfgate-report/2) or md")
-      ->capture_default_str();
+  cmd->add_option("--format", opt->format, report_writer_help())->capture_default_str();
   cmd->add_flag("--at-measured-clock", opt->at_measured_clock,
                 "The profile was taken on the first --device: hold each kernel there to compute "
                 "peaks scaled to the SM clock it ran at (Nsight Compute locks it at base clock)");
   cmd->add_option("-o,--output", opt->output, "Write to this file (atomically) instead of stdout");
   return [opt, argv]() {
-    const report_format format = parse_report_format(opt->format);
+    const report_writer& writer = find_report_writer(opt->format);
     std::vector<device> devices;
     for (const auto& d : opt->devices) {
       devices.push_back(resolve_device(d));
@@ -49,8 +49,8 @@ action add_predict_command(CLI::App& app, const std::vector<std::string>& argv) 
     const profile p = import_profile(opt->profile_file);
     print_tool_errors(p);
     report r = predict_report(p, devices, opt->kernel_regex, opt->at_measured_clock);
-    r.meta = make_report_meta("predict", argv);
-    emit(render_report(r, format), opt->output);
+    r.meta = make_run_meta("predict", argv);
+    emit(writer.render(r, {}), opt->output);
     return 0;
   };
 }

@@ -4,8 +4,9 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
 
-#include "commands.hpp"
+#include "cli/commands.hpp"
 
 #include <memory>
 #include <regex>
@@ -28,11 +29,7 @@ action add_report_command(CLI::App& app) {
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand("report", "Render a perfgate-report/1 file for people");
   cmd->add_option("report", o->file, "perfgate-report/1 file")->required();
-  cmd->add_option("--format", o->format,
-                  "md (pull request, job summary), html (one self-contained page with every "
-                  "chart), svg (one chart), text or json")
-      ->check(CLI::IsMember({"md", "markdown", "html", "svg", "text", "json"}))
-      ->capture_default_str();
+  cmd->add_option("--format", o->format, report_writer_help())->capture_default_str();
   cmd->add_option("--chart", o->chart,
                   "svg: roofline (one device, every kernel) or quadrant (one kernel, every device)")
       ->check(CLI::IsMember({"roofline", "quadrant"}))
@@ -42,34 +39,30 @@ action add_report_command(CLI::App& app) {
                   "svg quadrant: the first kernel matching this regex (default: the first)");
   cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
   return [o]() {
+    const report_writer& writer = find_report_writer(o->format); // before reading: fail fast
     const report r = load_report(o->file);
-    if (o->format != "svg") {
-      emit(render_report(r, parse_report_format(o->format)), o->output);
-      return 0;
+    writer_options options;
+    if (o->chart == "roofline" && !o->device.empty()) {
+      const device* d = r.find_device(o->device);
+      if (d == nullptr) {
+        throw usage_error("--device " + o->device + ": not a device of " + o->file);
+      }
+      options.device_index = static_cast<std::size_t>(d - r.devices.data());
     }
-    if (o->chart == "roofline") {
-      std::size_t index = 0;
-      if (!o->device.empty()) {
-        const device* d = r.find_device(o->device);
-        if (d == nullptr) {
-          throw usage_error("--device " + o->device + ": not a device of " + o->file);
+    if (o->chart == "quadrant") {
+      options.chart = writer_options::chart_kind::quadrant;
+      if (!o->kernel.empty()) {
+        const std::regex re(o->kernel);
+        std::size_t& index = options.kernel_index;
+        while (index < r.kernels.size() && !std::regex_search(r.kernels[index].name, re)) {
+          ++index;
         }
-        index = static_cast<std::size_t>(d - r.devices.data());
-      }
-      emit(report_roofline_svg(r, index), o->output);
-      return 0;
-    }
-    std::size_t index = 0;
-    if (!o->kernel.empty()) {
-      const std::regex re(o->kernel);
-      while (index < r.kernels.size() && !std::regex_search(r.kernels[index].name, re)) {
-        ++index;
-      }
-      if (index == r.kernels.size()) {
-        throw usage_error("--kernel '" + o->kernel + "' matches no kernel of " + o->file);
+        if (index == r.kernels.size()) {
+          throw usage_error("--kernel '" + o->kernel + "' matches no kernel of " + o->file);
+        }
       }
     }
-    emit(report_quadrant_svg(r, index), o->output);
+    emit(writer.render(r, options), o->output);
     return 0;
   };
 }
@@ -122,7 +115,7 @@ action add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
       parts.push_back(load_report(f));
     }
     report merged = merge_reports(parts, o->files);
-    merged.meta = make_report_meta("merge", argv);
+    merged.meta = make_run_meta("merge", argv);
     emit(report_to_json(merged), o->output);
     return 0;
   };

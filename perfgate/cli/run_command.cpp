@@ -6,12 +6,13 @@
 #include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
 
+#include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
-#include "commands.hpp"
 #include "importers/csv_reader.hpp"
-#include "src/writers/number_format.hpp"
-#include "src/writers/table.hpp"
+#include "util/number_format.hpp"
+#include "util/table.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -142,8 +143,12 @@ void print_summary(const report& r) {
       c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     }
     std::cout << "  " << status << "  " << k.name
-              << (k.predictions.front().one_core ? " [1 thread: one-core peaks]" : "")
-              << (k.params.model == model_kind::roofline ? " [declared work: roofline]" : "")
+              << (!k.predictions.empty() && k.predictions.front().one_core
+                      ? " [1 thread: one-core peaks]"
+                      : "")
+              << (k.skip_reason.empty() && k.params.model == model_kind::roofline
+                      ? " [declared work: roofline]"
+                      : "")
               << "\n";
     for (const auto& reason : k.result.reasons) {
       std::cout << "        " << reason << "\n";
@@ -232,7 +237,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
       return missing;
     }
     report r = predict_report(p, devices, o->kernels, true);
-    r.meta = make_report_meta("run", argv);
+    r.meta = make_run_meta("run", argv);
     apply_gate(r, policy);
     print_summary(r);
     if (!o->report_file.empty()) {

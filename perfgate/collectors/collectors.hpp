@@ -6,6 +6,8 @@
 
 #include <perfgate/profile.hpp>
 
+#include "collectors/cupti/run_info.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -123,16 +125,8 @@ struct cupti_kernel_run {
 };
 
 /// What the injection library wrote for one run (`perfgate-cupti/1`).
-struct cupti_run {
+struct cupti_run : cupti::run_info {
   std::string file;
-  std::string mode;   ///< "timing" or "counters"
-  std::string status; ///< "ok", "skipped" (a reason to exit 77) or "failed"
-  std::string reason;
-  std::string device_name;
-  std::string chip;
-  std::vector<std::string> metrics;
-  std::uint64_t passes = 0;
-  std::uint64_t ranges_dropped = 0;
   std::vector<std::string> warnings;
   std::vector<cupti_kernel_run> kernels;
 };

@@ -4,12 +4,13 @@
 // the two `perfgate-cupti/1` files become one profile.
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
+#include <perfgate/version.hpp>
 
 #include "collectors/collectors.hpp"
 #include "importers/counter_mapping.hpp"
-#include "src/json_fields.hpp"
-#include "src/strings.hpp"
-#include "src/subprocess.hpp"
+#include "util/json_fields.hpp"
+#include "util/strings.hpp"
+#include "util/subprocess.hpp"
 
 #ifdef PERFGATE_HAVE_CUPTI
 #include "collectors/cupti/chip_metrics.hpp"
@@ -38,9 +39,7 @@ std::vector<std::string> strings(const json_fields& f, std::string_view key) {
 cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
   const auto root_json = json_fields::parse(text, file);
   const json_fields root(root_json, file, "");
-  if (root.string("schema") != "perfgate-cupti/1") {
-    root.fail("schema", "expected \"perfgate-cupti/1\", found \"" + root.string("schema") + "\"");
-  }
+  (void)root.schema({cupti_run_schema});
   cupti_run run;
   run.file = file;
   run.mode = root.string("mode");
@@ -97,7 +96,7 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
 
 profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters) {
   profile p;
-  p.format = "cupti";
+  p.format = profile_format::cupti;
   p.device_name = !timing.device_name.empty() ? timing.device_name : counters.device_name;
   p.warp_size = 32;
   p.native_counter_names = native_names(ncu_counter_sources());

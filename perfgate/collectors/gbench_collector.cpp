@@ -4,7 +4,7 @@
 
 #include "collectors/collectors.hpp"
 #include "importers/gbench_importer.hpp"
-#include "src/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 #include <filesystem>
 #include <fstream>

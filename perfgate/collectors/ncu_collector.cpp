@@ -5,8 +5,8 @@
 #include "collectors/collectors.hpp"
 #include "importers/counter_mapping.hpp"
 #include "importers/ncu_importer.hpp"
-#include "src/strings.hpp"
-#include "src/subprocess.hpp"
+#include "util/strings.hpp"
+#include "util/subprocess.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -155,11 +155,13 @@ profile collect_ncu(const collect_request& request, const std::vector<std::strin
   }
   // Only now: a program that failed before its first launch also leaves ncu with no kernel.
   if (text.find("No kernels were profiled") != std::string::npos) {
-    throw usage_error(request.kernel_regex.empty()
-                          ? "ncu profiled no kernel: " + request.program.front() +
-                                " launched no CUDA kernel"
-                          : "--kernels '" + request.kernel_regex + "' matches no kernel " +
-                                request.program.front() + " launched (ncu profiled none)");
+    if (request.kernel_regex.empty()) {
+      throw usage_error("ncu profiled no kernel: " + request.program.front() +
+                        " launched no CUDA kernel");
+    }
+    throw usage_error("kernel_regex", "'" + request.kernel_regex + "' matches no kernel " +
+                                          request.program.front() +
+                                          " launched (ncu profiled none)");
   }
   // ncu exits 0 and leaves a metric it does not know out of the table: the run cannot be
   // judged without it (the same case as "Failed to find metric" above).

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "collectors/collectors.hpp"
-
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 
+#include "collectors/collectors.hpp"
 #include "importers/amd_counters.hpp"
 #include "importers/rocpd_importer.hpp"
 #include "importers/rocprof_importer.hpp"
-#include "src/subprocess.hpp"
+#include "util/subprocess.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -60,7 +59,7 @@ profile collect_rocprof(const collect_request& request) {
   if (!find_executable("rocprofv3")) {
     throw skip_error("rocprofv3 is not on PATH (no rocprofiler-sdk installation; Debian 12 "
                      "packages none): install ROCm's rocprofiler-sdk, or record a profile "
-                     "elsewhere and use --collector profile");
+                     "elsewhere and gate that file");
   }
   const std::string arch = local_amd_arch();
   const auto passes = amd_counter_passes(arch);
@@ -116,7 +115,8 @@ profile collect_rocprof(const collect_request& request) {
       }
     }
   }
-  profile p = import_amd_records(records, arch, database ? "rocpd" : "rocprofv3-csv");
+  profile p = import_amd_records(records, arch,
+                                 database ? profile_format::rocpd_db : profile_format::rocprof_csv);
   if (!trace_text.empty()) {
     attach_rocprof_kernel_trace(p, trace_text, trace_file);
   }

@@ -12,7 +12,7 @@
 //         gfx90a, gfx940, gfx941, gfx942.
 //  [PR8345] ROCm/rocm-systems pull request 8345: 12 SQ counters "exceed the eight available SQ
 //         slots" on gfx90a and gfx940/941/942.
-#include "amd_counters.hpp"
+#include "importers/amd_counters.hpp"
 
 #include <perfgate/error.hpp>
 

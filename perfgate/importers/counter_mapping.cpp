@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "counter_mapping.hpp"
+#include "importers/counter_mapping.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "csv_reader.hpp"
+#include "importers/csv_reader.hpp"
 
 #include <perfgate/error.hpp>
 
@@ -201,6 +201,27 @@ std::optional<std::size_t> find_column(const csv_row& header, std::string_view n
     }
   }
   return std::nullopt;
+}
+
+std::size_t required_column(const csv_row& header, std::string_view name, const std::string& file,
+                            std::string_view table) {
+  const auto c = find_column(header, name);
+  if (!c) {
+    throw input_error(file, std::to_string(header.line),
+                      "the header has no \"" + std::string(name) + "\" column (expected " +
+                          std::string(table) + ")");
+  }
+  return *c;
+}
+
+void check_row_width(const csv_row& row, const csv_row& header, const std::string& file) {
+  if (row.fields.size() != header.fields.size()) {
+    throw input_error(file, std::to_string(row.line),
+                      "expected " + std::to_string(header.fields.size()) +
+                          " columns like the header on line " + std::to_string(header.line) +
+                          ", found " + std::to_string(row.fields.size()) +
+                          " (the file is truncated or malformed)");
+  }
 }
 
 } // namespace perfgate::detail

@@ -44,4 +44,14 @@ struct csv_row {
 /// Index of the column named `name` in a header row, if present.
 [[nodiscard]] std::optional<std::size_t> find_column(const csv_row& header, std::string_view name);
 
+/// Index of the column named `name`; throws input_error naming `file`, the header's line and
+/// `table` (what the file should have been, e.g. "rocprofv3 kernel_trace.csv") when it is absent.
+[[nodiscard]] std::size_t required_column(const csv_row& header, std::string_view name,
+                                          const std::string& file, std::string_view table);
+
+/// Throws input_error naming `file` and the row's line when `row` has not as many fields as
+/// `header` (a truncated or hand-edited file would otherwise shift every value into another
+/// column).
+void check_row_width(const csv_row& row, const csv_row& header, const std::string& file);
+
 } // namespace perfgate::detail

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "gbench_importer.hpp"
+#include "importers/gbench_importer.hpp"
 
 #include <perfgate/error.hpp>
 
-#include "src/json_fields.hpp"
+#include "util/json_fields.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -136,7 +136,7 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     context.fail("json_schema_version", "expected 1 (Google Benchmark's JSON format version 1)");
   }
   profile p;
-  p.format = "gbench-json";
+  p.format = profile_format::gbench_json;
   p.source_file = file;
   p.device_name = context.string_or("host_name", "");
   p.warp_size = 1;

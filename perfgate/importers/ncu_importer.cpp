@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "ncu_importer.hpp"
+#include "importers/ncu_importer.hpp"
 
 #include <perfgate/error.hpp>
 
-#include "counter_mapping.hpp"
-#include "csv_reader.hpp"
+#include "importers/counter_mapping.hpp"
+#include "importers/csv_reader.hpp"
 
 #include <algorithm>
 #include <array>
@@ -181,12 +181,12 @@ void split_dram_total(std::span<const counter_source> sources,
   }
 }
 
-profile finish(launch_table& t, const std::string& file, std::string format,
+profile finish(launch_table& t, const std::string& file, profile_format format,
                std::vector<std::string> tool_errors) {
   const auto sources = ncu_counter_sources();
   profile p;
   p.tool_errors = std::move(tool_errors);
-  p.format = std::move(format);
+  p.format = format;
   p.source_file = file;
   p.device_name = t.device;
   p.warp_size = 32; // Nsight Compute profiles NVIDIA GPUs only
@@ -227,23 +227,9 @@ bool is_used_metric(std::string_view name) {
          std::find(used.begin(), used.end(), name) != used.end();
 }
 
-std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
-  const auto c = find_column(header, name);
-  if (!c) {
-    throw input_error(file, std::to_string(header.line),
-                      "the header has no \"" + std::string(name) + "\" column");
-  }
-  return *c;
-}
-
-void check_width(const csv_row& row, const csv_row& header, const std::string& file) {
-  if (row.fields.size() != header.fields.size()) {
-    throw input_error(file, std::to_string(row.line),
-                      "expected " + std::to_string(header.fields.size()) +
-                          " columns like the header on line " + std::to_string(header.line) +
-                          ", found " + std::to_string(row.fields.size()));
-  }
-}
+// What each table should be, for error messages.
+constexpr std::string_view raw_table = "`ncu --csv --page raw` output";
+constexpr std::string_view details_table = "`ncu --csv` (details page) output";
 
 void note_device(launch_table& t, const csv_row& row, std::optional<std::size_t> col) {
   if (col && *col < row.fields.size() && t.device.empty()) {
@@ -391,8 +377,8 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
                           quote_tool_errors(tool_errors));
   }
   const csv_row& header = *header_it;
-  const std::size_t id_col = required(header, "ID", file);
-  const std::size_t kernel_col = required(header, "Kernel Name", file);
+  const std::size_t id_col = required_column(header, "ID", file, raw_table);
+  const std::size_t kernel_col = required_column(header, "Kernel Name", file, raw_table);
   const auto grid_col = find_column(header, "Grid Size");
   const auto block_col = find_column(header, "Block Size");
   const auto dev_col = device_column(header);
@@ -414,7 +400,7 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
   launch_table t;
   for (; it != rows.end(); ++it) {
     const csv_row& row = *it;
-    check_width(row, header, file);
+    check_row_width(row, header, file);
     const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     note_device(t, row, dev_col);
     kernel_launches& k = t.kernel(name);
@@ -431,7 +417,7 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
     throw input_error(file, std::to_string(header.line),
                       "the table has no kernel launches" + quote_tool_errors(tool_errors));
   }
-  return finish(t, file, "ncu-csv-raw", std::move(tool_errors));
+  return finish(t, file, profile_format::ncu_csv_raw, std::move(tool_errors));
 }
 
 profile import_ncu_csv_details(std::string_view text, const std::string& file) {
@@ -445,11 +431,11 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
                           quote_tool_errors(tool_errors));
   }
   const csv_row& header = *header_it;
-  const std::size_t id_col = required(header, "ID", file);
-  const std::size_t kernel_col = required(header, "Kernel Name", file);
-  const std::size_t name_col = required(header, "Metric Name", file);
-  const std::size_t unit_col = required(header, "Metric Unit", file);
-  const std::size_t value_col = required(header, "Metric Value", file);
+  const std::size_t id_col = required_column(header, "ID", file, details_table);
+  const std::size_t kernel_col = required_column(header, "Kernel Name", file, details_table);
+  const std::size_t name_col = required_column(header, "Metric Name", file, details_table);
+  const std::size_t unit_col = required_column(header, "Metric Unit", file, details_table);
+  const std::size_t value_col = required_column(header, "Metric Value", file, details_table);
   const auto grid_col = find_column(header, "Grid Size");
   const auto block_col = find_column(header, "Block Size");
   const auto dev_col = device_column(header);
@@ -494,7 +480,7 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
     throw input_error(file, std::to_string(header.line),
                       "the table has no kernel launches" + quote_tool_errors(tool_errors));
   }
-  return finish(t, file, "ncu-csv", std::move(tool_errors));
+  return finish(t, file, profile_format::ncu_csv, std::move(tool_errors));
 }
 
 } // namespace perfgate::detail

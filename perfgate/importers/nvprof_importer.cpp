@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "nvprof_importer.hpp"
+#include "importers/nvprof_importer.hpp"
 
 #include <perfgate/error.hpp>
 
-#include "counter_mapping.hpp"
-#include "csv_reader.hpp"
+#include "importers/counter_mapping.hpp"
+#include "importers/csv_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,19 +80,14 @@ profile import_nvprof_csv(std::string_view text, const std::string& file) {
   const csv_row& header = *header_it;
   std::map<std::string_view, std::size_t> col;
   for (auto name : required_columns) {
-    const auto c = find_column(header, name);
-    if (!c) {
-      throw input_error(file, std::to_string(header.line),
-                        "the metric table has no \"" + std::string(name) + "\" column");
-    }
-    col[name] = *c;
+    col[name] = required_column(header, name, file, "an nvprof metric table");
   }
 
   const auto sources = nvprof_counter_sources();
   const auto used = metrics_used(sources);
 
   profile p;
-  p.format = "nvprof-csv";
+  p.format = profile_format::nvprof_csv;
   p.source_file = file;
   p.warp_size = 32; // every GPU nvprof supports is an NVIDIA GPU
   p.native_counter_names = native_names(sources);
@@ -113,12 +108,7 @@ profile import_nvprof_csv(std::string_view text, const std::string& file) {
       throw input_error(file, line,
                         "a second metric table starts here; profile one process per file");
     }
-    if (row.fields.size() != header.fields.size()) {
-      throw input_error(file, line,
-                        "expected " + std::to_string(header.fields.size()) +
-                            " columns like the header on line " + std::to_string(header.line) +
-                            ", found " + std::to_string(row.fields.size()));
-    }
+    check_row_width(row, header, file);
     const std::string& device = row.fields[col["Device"]];
     const std::string& kernel = row.fields[col["Kernel"]];
     const std::string& metric = row.fields[col["Metric Name"]];

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "rocpd_importer.hpp"
+#include "importers/rocpd_importer.hpp"
 
 #include <perfgate/error.hpp>
 
-#include "amd_counters.hpp"
-
-#include <sqlite3.h>
+#include "importers/amd_counters.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -13,6 +11,8 @@
 #include <memory>
 #include <optional>
 #include <tuple>
+
+#include <sqlite3.h>
 
 namespace perfgate::detail {
 
@@ -250,7 +250,7 @@ rocpd_records read_rocpd_bytes(std::string_view bytes, const std::string& file) 
 }
 
 profile import_rocpd(const rocpd_records& records) {
-  return import_amd_records(std::span(&records.records, 1), records.arch, "rocpd");
+  return import_amd_records(std::span(&records.records, 1), records.arch, profile_format::rocpd_db);
 }
 
 } // namespace perfgate::detail

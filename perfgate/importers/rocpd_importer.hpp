@@ -12,7 +12,7 @@
 
 #include <perfgate/profile.hpp>
 
-#include "rocprof_importer.hpp"
+#include "importers/rocprof_importer.hpp"
 
 #include <filesystem>
 #include <string>

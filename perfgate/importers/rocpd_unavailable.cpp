@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rocpd importer of a build without SQLite: a .db is a clear input error, never a guess.
-#include "rocpd_importer.hpp"
-
 #include <perfgate/error.hpp>
+
+#include "importers/rocpd_importer.hpp"
 
 namespace perfgate::detail {
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "rocprof_importer.hpp"
+#include "importers/rocprof_importer.hpp"
 
 #include <perfgate/error.hpp>
 
-#include "amd_counters.hpp"
-#include "csv_reader.hpp"
+#include "importers/amd_counters.hpp"
+#include "importers/csv_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -66,34 +66,19 @@ const amd_arch& formulas_for(std::string_view arch) {
   return amd_any_arch();
 }
 
+// What each table should be, for error messages.
+constexpr std::string_view counter_csv = "rocprofv3 counter_collection.csv";
+constexpr std::string_view trace_csv = "rocprofv3 kernel_trace.csv";
+
 // The rows of a CSV table that must have at least its header; `expected` names the file kind.
+
 std::vector<csv_row> read_table(std::string_view text, const std::string& file,
-                                const std::string& expected) {
+                                std::string_view expected) {
   auto rows = read_csv(text, file);
   if (rows.empty()) {
-    throw input_error(file, "", "the file is empty, expected " + expected);
+    throw input_error(file, "", "the file is empty, expected " + std::string(expected));
   }
   return rows;
-}
-
-std::size_t required(const csv_row& header, std::string_view name, const std::string& file) {
-  const auto c = find_column(header, name);
-  if (!c) {
-    throw input_error(file, std::to_string(header.line),
-                      "the header has no \"" + std::string(name) +
-                          "\" column (expected rocprofv3 counter_collection.csv)");
-  }
-  return *c;
-}
-
-void check_width(const csv_row& row, const csv_row& header, const std::string& file) {
-  if (row.fields.size() != header.fields.size()) {
-    throw input_error(file, std::to_string(row.line),
-                      "expected " + std::to_string(header.fields.size()) +
-                          " columns like the header on line " + std::to_string(header.line) +
-                          ", found " + std::to_string(row.fields.size()) +
-                          " (the file is truncated or malformed)");
-  }
 }
 
 std::optional<std::uint64_t> parse_count(std::string_view s) {
@@ -171,7 +156,7 @@ struct dispatch_columns {
 // A row's dispatch: everything of a record but its counter.
 amd_counter_record dispatch_record(const csv_row& row, const csv_row& header,
                                    const dispatch_columns& c, const std::string& file) {
-  check_width(row, header, file);
+  check_row_width(row, header, file);
   amd_counter_record r;
   r.where = std::to_string(row.line);
   r.dispatch = integer_field(row, c.dispatch, header.fields[c.dispatch], file);
@@ -341,13 +326,13 @@ private:
 } // namespace
 
 amd_record_file read_rocprof_csv_records(std::string_view text, const std::string& file) {
-  const auto rows = read_table(text, file, "rocprofv3 counter_collection.csv");
+  const auto rows = read_table(text, file, counter_csv);
   const csv_row& header = rows.front();
   dispatch_columns cols;
-  cols.dispatch = required(header, "Dispatch_Id", file);
-  cols.kernel = required(header, "Kernel_Name", file);
-  const std::size_t name_col = required(header, "Counter_Name", file);
-  const std::size_t value_col = required(header, "Counter_Value", file);
+  cols.dispatch = required_column(header, "Dispatch_Id", file, counter_csv);
+  cols.kernel = required_column(header, "Kernel_Name", file, counter_csv);
+  const std::size_t name_col = required_column(header, "Counter_Name", file, counter_csv);
+  const std::size_t value_col = required_column(header, "Counter_Value", file, counter_csv);
   cols.agent = find_column(header, "Agent_Id");
   // `rocpd convert` writes the database GUID in a "Pid" column; Process_Id is the process.
   cols.process = find_column(header, "Process_Id");
@@ -519,10 +504,10 @@ const amd_arch& family_for_messages(const counter_table& t, std::string_view arc
 }
 
 profile finish(const counter_table& t, std::string_view arch, const amd_arch& formulas,
-               std::string format) {
+               profile_format format) {
   const amd_arch& family = family_for_messages(t, arch);
   profile p;
-  p.format = std::move(format);
+  p.format = format;
   p.source_file = t.file;
   p.device_name = device_name_of(arch, t.agent);
   p.warp_size = t.wave_size.value_or(family.default_wave_size);
@@ -550,7 +535,7 @@ bool looks_like_rocprof_csv(std::string_view text) {
 }
 
 profile import_amd_records(std::span<const amd_record_file> passes, std::string_view arch,
-                           std::string format) {
+                           profile_format format) {
   if (passes.empty()) {
     throw usage_error("no AMD counter files to import");
   }
@@ -559,12 +544,12 @@ profile import_amd_records(std::span<const amd_record_file> passes, std::string_
   for (const auto& pass : passes.subspan(1)) {
     merge_pass(merged, build_table(pass, formulas));
   }
-  return finish(merged, arch, formulas, std::move(format));
+  return finish(merged, arch, formulas, format);
 }
 
 profile import_rocprof_csv(std::string_view text, const std::string& file, std::string_view arch) {
   const amd_record_file f = read_rocprof_csv_records(text, file);
-  return import_amd_records(std::span(&f, 1), arch, "rocprofv3-csv");
+  return import_amd_records(std::span(&f, 1), arch, profile_format::rocprof_csv);
 }
 
 profile import_rocprof_csv_passes(std::span<const rocprof_pass_file> passes,
@@ -573,7 +558,7 @@ profile import_rocprof_csv_passes(std::span<const rocprof_pass_file> passes,
   for (const auto& pass : passes) {
     files.push_back(read_rocprof_csv_records(pass.text, pass.file));
   }
-  return import_amd_records(files, arch, "rocprofv3-csv");
+  return import_amd_records(files, arch, profile_format::rocprof_csv);
 }
 
 bool looks_like_rocprof_wide_csv(std::string_view text) {
@@ -583,7 +568,7 @@ bool looks_like_rocprof_wide_csv(std::string_view text) {
 
 profile import_rocprof_wide_csv(std::string_view text, const std::string& file) {
   const amd_record_file f = read_wide_records(text, file);
-  return import_amd_records(std::span(&f, 1), "", "rocprof-csv");
+  return import_amd_records(std::span(&f, 1), "", profile_format::rocprof_wide_csv);
 }
 
 bool looks_like_rocprof_kernel_trace(std::string_view text) {
@@ -592,14 +577,14 @@ bool looks_like_rocprof_kernel_trace(std::string_view text) {
 }
 
 void attach_rocprof_kernel_trace(profile& p, std::string_view text, const std::string& file) {
-  const auto rows = read_table(text, file, "rocprofv3 kernel_trace.csv");
+  const auto rows = read_table(text, file, trace_csv);
   const csv_row& header = rows.front();
-  const std::size_t kernel_col = required(header, "Kernel_Name", file);
-  const std::size_t start_col = required(header, "Start_Timestamp", file);
-  const std::size_t end_col = required(header, "End_Timestamp", file);
+  const std::size_t kernel_col = required_column(header, "Kernel_Name", file, trace_csv);
+  const std::size_t start_col = required_column(header, "Start_Timestamp", file, trace_csv);
+  const std::size_t end_col = required_column(header, "End_Timestamp", file, trace_csv);
   std::map<std::string, std::vector<double>, std::less<>> durations;
   for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
-    check_width(*it, header, file);
+    check_row_width(*it, header, file);
     const std::string& kernel = it->fields[kernel_col];
     if (kernel.empty()) {
       throw input_error(file, std::to_string(it->line), "empty \"Kernel_Name\" field");

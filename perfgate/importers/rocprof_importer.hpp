@@ -87,7 +87,7 @@ struct amd_record_file {
 /// The profile of one or more collection passes of the same run (see
 /// import_rocprof_csv_passes); `format` names it ("rocprofv3-csv", "rocpd", ...).
 [[nodiscard]] profile import_amd_records(std::span<const amd_record_file> passes,
-                                         std::string_view arch, std::string format);
+                                         std::string_view arch, profile_format format);
 
 /// The first line is a rocprofv3 kernel trace header (Kernel_Name, Start_Timestamp,
 /// End_Timestamp, no Counter_Name).

@@ -4,11 +4,18 @@
 #         [-DEXPECT_FILE=<path>]
 #         [-DWORKING_DIRECTORY=<dir>] -P run_cli_case.cmake
 # The regex is matched against stdout and stderr together.
-#         [-DGPU_EXPECT_CODE=<n> -DGPU_EXPECT_REGEX=<regex>]
-# GPU_EXPECT_*: what is right instead where `nvidia-smi -L` lists an NVIDIA GPU (a case whose
-# outcome depends on the machine: skipped without a GPU, a clean failure with one).
+#         [-DGPU_EXPECT_CODE=<n> -DGPU_EXPECT_REGEX=<regex> [-DGPU_VENDOR=nvidia|amd]]
+# GPU_EXPECT_*: what is right instead where the machine has a GPU of GPU_VENDOR (a case whose
+# outcome depends on the machine: skipped without a GPU, a measurement or a clean failure with
+# one). NVIDIA (the default): `nvidia-smi -L` lists one; AMD: the ROCm kernel driver's /dev/kfd
+# exists.
 cmake_minimum_required(VERSION 3.25)
-if(DEFINED GPU_EXPECT_CODE)
+if(DEFINED GPU_EXPECT_CODE AND GPU_VENDOR STREQUAL "amd")
+  if(EXISTS "/dev/kfd")
+    set(EXPECT_CODE "${GPU_EXPECT_CODE}")
+    set(EXPECT_REGEX "${GPU_EXPECT_REGEX}")
+  endif()
+elseif(DEFINED GPU_EXPECT_CODE)
   find_program(nvidia_smi nvidia-smi)
   if(nvidia_smi)
     execute_process(COMMAND "${nvidia_smi}" -L RESULT_VARIABLE smi_result OUTPUT_VARIABLE gpus

@@ -47,7 +47,17 @@ expect("${out}" "FAIL  BM_triad_strided[^\n]*\n +efficiency 0\\.[0-2][0-9] below
 expect("${out}" "perf\\.dot_expect_compute \\.+\\*\\*\\*Failed" "the dot product fails")
 expect("${out}" "expected compute-bound on local-cpu, found memory-bound \\(O_krn 0\\.125 <= O_ridge"
        "... with a class message")
-expect("${out}" "perf\\.gpu_saxpy \\.+\\*\\*\\*Skipped" "the GPU-only test is skipped (77)")
+# The GPU test: skipped (77) without an NVIDIA GPU, measured and passed with one.
+find_program(nvidia_smi nvidia-smi)
+set(gpus "")
+if(nvidia_smi)
+  execute_process(COMMAND "${nvidia_smi}" -L OUTPUT_VARIABLE gpus ERROR_QUIET)
+endif()
+if(gpus MATCHES "^GPU 0")
+  expect("${out}" "perf\\.gpu_saxpy \\.+ +Passed" "the GPU test passes on this GPU")
+else()
+  expect("${out}" "perf\\.gpu_saxpy \\.+\\*\\*\\*Skipped" "the GPU-only test is skipped (77)")
+endif()
 expect("${out}" "<CTestMeasurement type=\"numeric/double\" name=\"BM_triad_strided\\.efficiency\">"
        "CDash measurement lines")
 if(NOT EXISTS "${WORK}/build/perfgate-reports/perf.triad.json")

@@ -8,6 +8,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
 
 #include <gtest/gtest.h>
 

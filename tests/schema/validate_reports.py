@@ -67,6 +67,16 @@ def main(perfgate, source, build, work):
     builtin = json.loads(subprocess.run([perfgate, "devices", "--format", "json"], check=True,
                                         capture_output=True, text=True).stdout)
 
+    # The writers' golden report: every verdict, declared and counted work, a kernel skipped.
+    made.append(source / "tests/data/golden/writers/report.json")
+    # The whole tensor capture: its FP16 GEMM cannot be judged (skip_reason, params null).
+    whole = work / "predict-tensor-whole.json"
+    subprocess.run([perfgate, "predict", "--profile", str(source / "tests/data/h100/tensor_ncu_raw.csv"),
+                    "--device", "h100-sxm", "--format", "json", "-o", str(whole)], check=True,
+                   stderr=subprocess.DEVNULL)
+    if not any("skip_reason" in k for k in json.loads(whole.read_text())["kernels"]):
+        sys.exit(f"{whole}: expected a kernel with a skip_reason")
+    made.append(whole)
     documents = [(str(p), json.loads(p.read_text())) for p in made]
     documents += [(f"built-in device {d['id']}", d) for d in builtin]
     for path in sorted(build.rglob("*.json")):

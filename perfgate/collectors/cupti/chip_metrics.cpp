@@ -3,12 +3,13 @@
 
 #include <perfgate/error.hpp>
 #include <perfgate/profile.hpp>
+#include <perfgate/version.hpp>
 
 #include "collectors/cupti/cupti_host.hpp"
 #include "importers/counter_mapping.hpp"
-#include "src/strings.hpp"
-#include "src/writers/number_format.hpp"
-#include "src/writers/table.hpp"
+#include "util/number_format.hpp"
+#include "util/strings.hpp"
+#include "util/table.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -129,7 +130,7 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
 
 std::string chip_metric_plan_to_json(const chip_metric_plan& plan) {
   nlohmann::ordered_json j;
-  j["schema"] = "perfgate-metrics/1";
+  j["schema"] = metrics_schema;
   j["chip"] = plan.chip;
   j["passes"] = plan.passes;
   j["config_image_bytes"] = plan.config_image_bytes;

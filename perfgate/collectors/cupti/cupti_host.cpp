@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cupti_host.hpp"
+#include "collectors/cupti/cupti_host.hpp"
 
 #include <algorithm>
 #include <array>
@@ -35,9 +35,8 @@ std::vector<const char*> c_strings(const std::vector<std::string>& names) {
 }
 
 std::vector<std::string> supported_chips() {
-  auto p = make_params<CUpti_Profiler_Host_GetSupportedChips_Params>(
-      CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE);
-  check(cuptiProfilerHostGetSupportedChips(&p), "cuptiProfilerHostGetSupportedChips");
+  auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetSupportedChips, p);
   std::vector<std::string> chips;
   for (std::size_t i = 0; i < p.numChips; ++i) {
     chips.emplace_back(p.ppChipNames[i]);
@@ -48,21 +47,18 @@ std::vector<std::string> supported_chips() {
 host_object::host_object(const std::string& chip,
                          const std::vector<std::uint8_t>& counter_availability)
     : m_chip(chip) {
-  auto p = make_params<CUpti_Profiler_Host_Initialize_Params>(
-      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
   p.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   p.pChipName = m_chip.c_str();
   p.pCounterAvailabilityImage =
       counter_availability.empty() ? nullptr : counter_availability.data();
-  check(cuptiProfilerHostInitialize(&p), "cuptiProfilerHostInitialize");
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostInitialize, p);
   m_object = p.pHostObject;
 }
 
 host_object::~host_object() {
   if (m_object != nullptr) {
-    auto p = make_params<CUpti_Profiler_Host_Deinitialize_Params>(
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    p.pHostObject = m_object;
+    auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params));
     (void)cuptiProfilerHostDeinitialize(&p);
   }
 }
@@ -75,33 +71,25 @@ bool host_object::metric_valid(const std::string& metric) {
   if (!has_rollup) {
     return false;
   }
-  auto p = make_params<CUpti_Profiler_Host_GetMetricProperties_Params>(
-      CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE);
-  p.pHostObject = m_object;
+  auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params));
   p.pMetricName = metric.c_str();
   return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
 }
 
 std::vector<std::uint8_t> host_object::config_image(const std::vector<std::string>& metrics) {
   auto names = c_strings(metrics);
-  auto add = make_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-  add.pHostObject = m_object;
+  auto add = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params));
   add.ppMetricNames = names.data();
   add.numMetrics = names.size();
-  check(cuptiProfilerHostConfigAddMetrics(&add), "cuptiProfilerHostConfigAddMetrics");
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostConfigAddMetrics, add);
 
-  auto size = make_params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-  size.pHostObject = m_object;
-  check(cuptiProfilerHostGetConfigImageSize(&size), "cuptiProfilerHostGetConfigImageSize");
+  auto size = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params));
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetConfigImageSize, size);
   std::vector<std::uint8_t> image(size.configImageSize);
-  auto get = make_params<CUpti_Profiler_Host_GetConfigImage_Params>(
-      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-  get.pHostObject = m_object;
+  auto get = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params));
   get.configImageSize = image.size();
   get.pConfigImage = image.data();
-  check(cuptiProfilerHostGetConfigImage(&get), "cuptiProfilerHostGetConfigImage");
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetConfigImage, get);
   return image;
 }
 
@@ -110,42 +98,37 @@ std::vector<double> host_object::evaluate(const std::vector<std::uint8_t>& count
                                           const std::vector<std::string>& metrics) {
   auto names = c_strings(metrics);
   std::vector<double> values(metrics.size(), 0.0);
-  auto p = make_params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
-      CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-  p.pHostObject = m_object;
+  auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params));
   p.pCounterDataImage = counter_data.data();
   p.counterDataImageSize = counter_data.size();
   p.rangeIndex = range_index;
   p.ppMetricNames = names.data();
   p.numMetrics = names.size();
   p.pMetricValues = values.data();
-  check(cuptiProfilerHostEvaluateToGpuValues(&p), "cuptiProfilerHostEvaluateToGpuValues");
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues, p);
   return values;
 }
 
 std::size_t passes(const std::vector<std::uint8_t>& config_image) {
   // CUPTI takes a non-const pointer but only reads the image.
   std::vector<std::uint8_t> copy = config_image;
-  auto p = make_params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
-      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
   p.configImageSize = copy.size();
   p.pConfigImage = copy.data();
-  check(cuptiProfilerHostGetNumOfPasses(&p), "cuptiProfilerHostGetNumOfPasses");
+  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetNumOfPasses, p);
   return p.numOfPasses;
 }
 
 std::string chip_of_device(std::uint32_t device_index) {
   static bool initialised = false;
   if (!initialised) {
-    auto init =
-        make_params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
-    check(cuptiProfilerInitialize(&init), "cuptiProfilerInitialize");
+    auto init = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
+    PERFGATE_CUPTI_CALL(cuptiProfilerInitialize, init);
     initialised = true;
   }
-  auto p =
-      make_params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+  auto p = PERFGATE_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   p.deviceIndex = device_index;
-  check(cuptiDeviceGetChipName(&p), "cuptiDeviceGetChipName");
+  PERFGATE_CUPTI_CALL(cuptiDeviceGetChipName, p);
   return p.pChipName;
 }
 

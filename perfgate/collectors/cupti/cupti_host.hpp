@@ -57,6 +57,13 @@ template <class Params> [[nodiscard]] Params make_params(std::size_t struct_size
   return p;
 }
 
+/// make_params for CUPTI's struct `T` with its own `T_STRUCT_SIZE`, so that the two cannot be
+/// mismatched.
+#define PERFGATE_CUPTI_PARAMS(T) ::perfgate::cupti::make_params<T>(T##_STRUCT_SIZE)
+
+/// Calls CUPTI's `fn` on `params`; throws cupti_failure naming `fn` unless it succeeds.
+#define PERFGATE_CUPTI_CALL(fn, params) ::perfgate::cupti::check(fn(&(params)), #fn)
+
 /// The chips this CUPTI's Range Profiler host side knows, in CUPTI's order ("GH100", ...).
 [[nodiscard]] std::vector<std::string> supported_chips();
 
@@ -90,6 +97,12 @@ public:
                                              const std::vector<std::string>& metrics);
 
 private:
+  /// `params` of a call on this host object.
+  template <class Params> [[nodiscard]] Params on_object(Params params) const {
+    params.pHostObject = m_object;
+    return params;
+  }
+
   std::string m_chip;
   CUpti_Profiler_Host_Object* m_object = nullptr;
 };

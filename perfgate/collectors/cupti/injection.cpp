@@ -11,6 +11,7 @@
 #include "collectors/cupti/cupti_host.hpp"
 #include "collectors/cupti/kernel_book.hpp"
 #include "collectors/cupti/range_session.hpp"
+#include "util/nvml_library.hpp"
 
 #include <algorithm>
 #include <array>
@@ -31,55 +32,6 @@ namespace {
 
 using namespace perfgate::cupti;
 
-// NVML, loaded at run time: the library exists only where a driver is installed.
-class nvml_clocks {
-public:
-  nvml_clocks() {
-    m_lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (m_lib == nullptr) {
-      return;
-    }
-    auto init = reinterpret_cast<int (*)()>(::dlsym(m_lib, "nvmlInit_v2"));
-    m_by_bus = reinterpret_cast<int (*)(const char*, void**)>(
-        ::dlsym(m_lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-    m_clock =
-        reinterpret_cast<int (*)(void*, int, unsigned*)>(::dlsym(m_lib, "nvmlDeviceGetClockInfo"));
-    m_reasons = reinterpret_cast<int (*)(void*, unsigned long long*)>(
-        ::dlsym(m_lib, "nvmlDeviceGetCurrentClocksEventReasons"));
-    if (m_reasons == nullptr) { // before driver 535
-      m_reasons = reinterpret_cast<int (*)(void*, unsigned long long*)>(
-          ::dlsym(m_lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
-    }
-    m_ok = init != nullptr && m_by_bus != nullptr && m_clock != nullptr && init() == 0;
-  }
-  /// The NVML handle of a CUDA device, by PCI bus id (CUDA and NVML number devices differently).
-  void* device(const std::string& pci_bus_id) {
-    void* handle = nullptr;
-    if (!m_ok || m_by_bus(pci_bus_id.c_str(), &handle) != 0) {
-      return nullptr;
-    }
-    return handle;
-  }
-  bool sample(void* dev, unsigned& sm_mhz, unsigned long long& reasons) {
-    constexpr int nvml_clock_sm = 1;
-    reasons = 0;
-    if (dev == nullptr || m_clock(dev, nvml_clock_sm, &sm_mhz) != 0) {
-      return false;
-    }
-    if (m_reasons != nullptr) {
-      (void)m_reasons(dev, &reasons);
-    }
-    return true;
-  }
-
-private:
-  void* m_lib = nullptr;
-  bool m_ok = false;
-  int (*m_by_bus)(const char*, void**) = nullptr;
-  int (*m_clock)(void*, int, unsigned*) = nullptr;
-  int (*m_reasons)(void*, unsigned long long*) = nullptr;
-};
-
 // Driver entry points, from the libcuda.so.1 the driver already loaded into this process (the
 // library must not link libcuda: it would not even load where there is no driver).
 struct driver_api {
@@ -97,10 +49,10 @@ struct injection_state {
   std::vector<std::string> metrics;
   std::size_t batch = 256;
   kernel_book book;
-  kernel_book::run_info run;
+  run_info run;
   bool written = false;
   driver_api driver;
-  std::unique_ptr<nvml_clocks> nvml;
+  std::unique_ptr<perfgate::detail::nvml_library> nvml;
   std::map<CUcontext, void*> nvml_device; ///< per context, null when NVML has no handle
   std::map<CUcontext, std::unique_ptr<range_session>> sessions;
   CUpti_SubscriberHandle subscriber = nullptr;
@@ -149,7 +101,7 @@ void on_context_created(injection_state& s, CUcontext ctx) {
     s.run.device_name = name;
   }
   if (s.mode == "timing") {
-    s.nvml_device[ctx] = s.nvml ? s.nvml->device(bus) : nullptr;
+    s.nvml_device[ctx] = s.nvml ? s.nvml->device_by_pci_bus_id(bus.c_str()) : nullptr;
     return;
   }
   if (s.run.status != "ok") {
@@ -225,11 +177,13 @@ void on_launch(injection_state& s, const CUpti_CallbackData* call) {
   if (call->callbackSite != CUPTI_API_EXIT || !s.nvml) {
     return;
   }
-  unsigned mhz = 0;
-  unsigned long long reasons = 0;
-  if (!s.nvml->sample(s.nvml_device[call->context], mhz, reasons)) {
+  void* dev = s.nvml_device[call->context];
+  const auto sm_mhz = s.nvml->sm_clock_mhz(dev);
+  if (!sm_mhz) {
     return;
   }
+  const unsigned mhz = *sm_mhz;
+  const unsigned long long reasons = s.nvml->clock_event_reasons(dev).value_or(0);
   kernel_record& k = s.book.kernel(call->symbolName);
   k.clock_mhz_min = k.clock_samples == 0 ? mhz : std::min<double>(k.clock_mhz_min, mhz);
   k.clock_mhz_max = std::max<double>(k.clock_mhz_max, mhz);
@@ -386,7 +340,7 @@ std::string initialize(injection_state& s) {
       return "PERFGATE_CUPTI_METRICS names no metric";
     }
   } else {
-    s.nvml = std::make_unique<nvml_clocks>();
+    s.nvml = std::make_unique<perfgate::detail::nvml_library>();
   }
   if (cuptiSubscribe(&s.subscriber, on_callback, nullptr) != CUPTI_SUCCESS) {
     return "cuptiSubscribe failed (is another CUPTI client, such as a profiler, attached?)";

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "collectors/cupti/kernel_book.hpp"
 
+#include <perfgate/version.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -80,7 +82,7 @@ void kernel_book::add_range(kernel_record& k, const std::vector<std::string>& me
 
 std::string kernel_book::to_json(const run_info& run) const {
   nlohmann::ordered_json j;
-  j["schema"] = "perfgate-cupti/1";
+  j["schema"] = cupti_run_schema;
   j["mode"] = run.mode;
   j["status"] = run.status;
   j["reason"] = run.reason;

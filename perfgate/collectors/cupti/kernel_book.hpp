@@ -4,6 +4,8 @@
 // feed it, and the tests drive it directly.
 #pragma once
 
+#include "collectors/cupti/run_info.hpp"
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -53,18 +55,7 @@ public:
 
   void warn(std::string message) { m_warnings.push_back(std::move(message)); }
 
-  /// `perfgate-cupti/1`: mode ("timing" or "counters"), status ("ok", "skipped", "failed") and
-  /// its reason, the device and the metric set, every kernel.
-  struct run_info {
-    std::string mode;
-    std::string status = "ok";
-    std::string reason;
-    std::string device_name;
-    std::string chip;
-    std::vector<std::string> metrics;
-    std::uint64_t passes = 0;
-    std::uint64_t ranges_dropped = 0;
-  };
+  /// `perfgate-cupti/1`: the run (run_info.hpp) and every kernel.
   [[nodiscard]] std::string to_json(const run_info& run) const;
 
   [[nodiscard]] const std::vector<kernel_record>& kernels() const { return m_kernels; }

@@ -13,13 +13,12 @@
 namespace perfgate::cupti {
 
 std::vector<std::uint8_t> counter_availability(CUcontext ctx) {
-  auto p = make_params<CUpti_Profiler_GetCounterAvailability_Params>(
-      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   p.ctx = ctx;
-  check(cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability");
+  PERFGATE_CUPTI_CALL(cuptiProfilerGetCounterAvailability, p);
   std::vector<std::uint8_t> image(p.counterAvailabilityImageSize);
   p.pCounterAvailabilityImage = image.data();
-  check(cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability");
+  PERFGATE_CUPTI_CALL(cuptiProfilerGetCounterAvailability, p);
   return image;
 }
 
@@ -36,28 +35,23 @@ range_session::range_session(CUcontext ctx, const std::string& chip,
   }
   m_config = m_host->config_image(m_metrics);
 
-  auto enable =
-      make_params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  auto enable = PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
   enable.ctx = ctx;
-  check(cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerEnable, enable);
   m_object = enable.pRangeProfilerObject;
 
   auto names = c_strings(m_metrics);
-  auto size = make_params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
-      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
-  size.pRangeProfilerObject = m_object;
+  auto size = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params));
   size.pMetricNames = names.data();
   size.numMetrics = names.size();
   size.maxNumOfRanges = m_batch;
   size.maxNumRangeTreeNodes = static_cast<std::uint32_t>(m_batch);
-  check(cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerGetCounterDataSize, size);
   m_counter_data.resize(size.counterDataSize);
 
   initialize_counter_data();
 
-  auto config = make_params<CUpti_RangeProfiler_SetConfig_Params>(
-      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
-  config.pRangeProfilerObject = m_object;
+  auto config = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params));
   config.configSize = m_config.size();
   config.pConfig = m_config.data();
   config.counterDataImageSize = m_counter_data.size();
@@ -69,7 +63,7 @@ range_session::range_session(CUcontext ctx, const std::string& chip,
   config.minNestingLevel = 1;
   config.passIndex = 0;
   config.targetNestingLevel = 1;
-  check(cuptiRangeProfilerSetConfig(&config), "cuptiRangeProfilerSetConfig");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerSetConfig, config);
   start();
 }
 
@@ -81,20 +75,16 @@ range_session::~range_session() {
 }
 
 void range_session::initialize_counter_data() {
-  auto image = make_params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
-      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
-  image.pRangeProfilerObject = m_object;
+  auto image =
+      on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params));
   image.counterDataSize = m_counter_data.size();
   image.pCounterData = m_counter_data.data();
-  check(cuptiRangeProfilerCounterDataImageInitialize(&image),
-        "cuptiRangeProfilerCounterDataImageInitialize");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerCounterDataImageInitialize, image);
 }
 
 void range_session::start() {
-  auto p =
-      make_params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
-  p.pRangeProfilerObject = m_object;
-  check(cuptiRangeProfilerStart(&p), "cuptiRangeProfilerStart");
+  auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params));
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerStart, p);
   m_running = true;
 }
 
@@ -111,26 +101,21 @@ void range_session::before_launch(const char* symbol) {
 }
 
 void range_session::decode_and_attribute() {
-  auto stop =
-      make_params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
-  stop.pRangeProfilerObject = m_object;
-  check(cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+  auto stop = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params));
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerStop, stop);
   m_running = false;
   if (stop.isAllPassSubmitted == 0) {
     m_book.warn("the Range Profiler reported passes left unsubmitted after a batch of " +
                 std::to_string(m_pending.size()) + " launches");
   }
-  auto decode = make_params<CUpti_RangeProfiler_DecodeData_Params>(
-      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
-  decode.pRangeProfilerObject = m_object;
-  check(cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
+  auto decode = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params));
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerDecodeData, decode);
   m_dropped += decode.numOfRangeDropped;
 
-  auto info = make_params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
-      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info = PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
   info.pCounterDataImage = m_counter_data.data();
   info.counterDataImageSize = m_counter_data.size();
-  check(cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerGetCounterDataInfo, info);
   if (info.numTotalRanges != m_pending.size()) {
     // Launches the callbacks did not see (graphs, device-side launches) shift the numbering:
     // attributing by position would give kernels each other's counters.
@@ -161,11 +146,9 @@ void range_session::finish() {
   if (m_running) {
     decode_and_attribute();
   }
-  auto p = make_params<CUpti_RangeProfiler_Disable_Params>(
-      CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
-  p.pRangeProfilerObject = m_object;
+  auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params));
   m_object = nullptr;
-  check(cuptiRangeProfilerDisable(&p), "cuptiRangeProfilerDisable");
+  PERFGATE_CUPTI_CALL(cuptiRangeProfilerDisable, p);
 }
 
 } // namespace perfgate::cupti

@@ -39,6 +39,11 @@ public:
   [[nodiscard]] std::uint64_t ranges_dropped() const { return m_dropped; }
 
 private:
+  /// `params` of a call on this session's Range Profiler object.
+  template <class Params> [[nodiscard]] Params on_object(Params params) const {
+    params.pRangeProfilerObject = m_object;
+    return params;
+  }
   void initialize_counter_data();
   void start();
   void decode_and_attribute();

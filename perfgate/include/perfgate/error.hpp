@@ -8,6 +8,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace perfgate {
 
@@ -31,10 +32,19 @@ private:
   exit_status m_status;
 };
 
-/// Bad command-line usage or option value (exit 2).
+/// Bad command-line usage or option value (exit 2). The library speaks of its own arguments,
+/// never of a command's options: `argument`, when given, names the function argument at fault
+/// ("kernel_regex", "devices"), and the `perfgate` command names its option for it.
 class usage_error : public error {
 public:
   explicit usage_error(const std::string& message) : error(exit_status::input_error, message) {}
+  usage_error(std::string argument, const std::string& message)
+      : error(exit_status::input_error, message), m_argument(std::move(argument)) {}
+  /// The argument at fault; empty when the error is not about one argument.
+  [[nodiscard]] const std::string& argument() const noexcept { return m_argument; }
+
+private:
+  std::string m_argument;
 };
 
 /// A file perfgate reads is missing, unreadable, malformed or incomplete (exit 2). The message
@@ -45,10 +55,13 @@ public:
   input_error(std::string file, std::string where, const std::string& what);
   [[nodiscard]] const std::string& file() const noexcept { return m_file; }
   [[nodiscard]] const std::string& where() const noexcept { return m_where; }
+  /// What is wrong, without the file and the line or key.
+  [[nodiscard]] const std::string& detail() const noexcept { return m_detail; }
 
 private:
   std::string m_file;
   std::string m_where;
+  std::string m_detail;
 };
 
 /// The run cannot be done on this machine (no GPU, no driver, no counter permission): exit 77.

@@ -11,20 +11,6 @@
 
 namespace perfgate {
 
-/// Formats perfgate reads.
-enum class profile_format {
-  detect,        ///< decide from the file's content
-  nvprof_csv,    ///< `nvprof --csv --metrics ...` (per-invocation Min/Max/Avg table)
-  ncu_csv_raw,   ///< `ncu --csv --page raw` (a row per launch, a column per metric)
-  ncu_csv,       ///< `ncu --csv` details layout (a row per metric)
-  perfgate_json, ///< `perfgate-profile/1`
-  gbench_json,   ///< Google Benchmark `--benchmark_out_format=json` with declared work
-  rocprof_csv,   ///< rocprofv3 `counter_collection.csv` (AMD; architecture from the counters)
-  rocprof_wide_csv, ///< rocprof v1 `results.csv`, rocprofv2, Omniperf `pmc_perf.csv` (a column
-                    ///< per counter)
-  rocpd_db,         ///< rocprofv3's rocpd SQLite database (`.db`, ROCm 7.0+)
-};
-
 /// Detect the format of a file's text; throws input_error naming `file` when it is none we know.
 [[nodiscard]] profile_format detect_profile_format(std::string_view text, const std::string& file);
 

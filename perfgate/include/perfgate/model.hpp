@@ -12,6 +12,7 @@
 #pragma once
 
 #include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
 #include <perfgate/profile.hpp>
 
 #include <array>
@@ -147,12 +148,22 @@ struct prediction {
   std::optional<double> clock_scale;
 };
 
+/// A kernel's counts or declared work cannot feed the model (exit 2). The model does not know
+/// which file they came from: kernel_params_from_profile re-throws it as an input_error naming
+/// the profile file and the kernel.
+class kernel_input_error : public error {
+public:
+  explicit kernel_input_error(const std::string& what) : error(exit_status::input_error, what) {}
+};
+
 /// Parameters of the quantitative model from counters (MODEL.md 3, "Derived kernel parameters").
-/// Throws input_error when the counts are inconsistent (no instructions, no traffic, no work).
+/// Throws kernel_input_error when the counts are inconsistent (no instructions, no traffic, no
+/// work).
 [[nodiscard]] kernel_params derive_kernel_params(const model_counters& m);
 
 /// Parameters of the plain roofline from declared work. The type follows the same precedence
-/// (fp64 if any fp64 work, else fp32, else int) and W_comp is that type's work.
+/// (fp64 if any fp64 work, else fp32, else int) and W_comp is that type's work. Throws
+/// kernel_input_error for negative, non-finite or missing work.
 [[nodiscard]] kernel_params declared_kernel_params(const declared_work& w);
 
 /// The kernel's parameters from a profile entry: declared work when present, else counters.

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
-/// Convenience header: includes every public perfgate header. Prefer the specific ones.
+/// Convenience header: includes every public perfgate header (tests/headers checks that it
+/// does). Prefer the specific ones.
 #pragma once
 
+#include <perfgate/calibration.hpp>
+#include <perfgate/compare.hpp>
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
+#include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 #include <perfgate/profile.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/run_meta.hpp>
 #include <perfgate/version.hpp>
+#include <perfgate/writers.hpp>

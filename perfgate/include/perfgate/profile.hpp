@@ -128,9 +128,28 @@ struct kernel_profile {
   [[nodiscard]] double tensor_operations() const;
 };
 
+/// Where a profile came from: the formats perfgate reads, and its own CUPTI collector.
+enum class profile_format {
+  detect,           ///< import_profile: decide from the file's content (never a profile's own)
+  nvprof_csv,       ///< `nvprof --csv --metrics ...` (per-invocation Min/Max/Avg table)
+  ncu_csv_raw,      ///< `ncu --csv --page raw` (a row per launch, a column per metric)
+  ncu_csv,          ///< `ncu --csv` details layout (a row per metric)
+  perfgate_json,    ///< `perfgate-profile/1`
+  gbench_json,      ///< Google Benchmark `--benchmark_out_format=json` with declared work
+  rocprof_csv,      ///< rocprofv3 `counter_collection.csv` (AMD; architecture from the counters)
+  rocprof_wide_csv, ///< rocprof v1 `results.csv`, rocprofv2, Omniperf `pmc_perf.csv` (a column
+                    ///< per counter)
+  rocpd_db,         ///< rocprofv3's rocpd SQLite database (`.db`, ROCm 7.0+)
+  cupti,            ///< `perfgate run --collector cupti` (its `perfgate-cupti/1` runs)
+};
+
+/// The format's name in profiles and reports: "nvprof-csv", "ncu-csv-raw", "ncu-csv",
+/// "perfgate-profile/1", "gbench-json", "rocprofv3-csv", "rocprof-csv", "rocpd", "cupti".
+[[nodiscard]] std::string_view to_string(profile_format f);
+
 /// A whole profile: where it came from and its kernels in the order they first appeared.
 struct profile {
-  std::string format;      ///< "nvprof-csv", "ncu-csv-raw", "ncu-csv", "perfgate-profile/1"
+  profile_format format = profile_format::perfgate_json;
   std::string source_file; ///< the file it was read from (empty when built in memory)
   std::string device_name; ///< the GPU the profile was taken on, as the tool named it
   int warp_size = 32;      ///< of that GPU: 32 on NVIDIA, 64 for an AMD wavefront

@@ -7,6 +7,7 @@
 
 #include <perfgate/model.hpp>
 #include <perfgate/profile.hpp>
+#include <perfgate/run_meta.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -39,6 +40,10 @@ struct verdict {
 struct kernel_report {
   std::string name;
   std::uint64_t invocations = 1;
+  /// Why the kernel cannot be judged (its counters or declared work cannot feed the model):
+  /// it has no params and no predictions, and its verdict is `skip` with this reason. Empty
+  /// for every kernel that was predicted.
+  std::string skip_reason;
   kernel_params params;
   std::optional<measurement> measured;
   std::vector<prediction> predictions; ///< one per device, in the order the devices were given
@@ -46,23 +51,17 @@ struct kernel_report {
   std::string origin; ///< merged reports: the report (and host) this kernel came from
 };
 
-/// Where the report came from (the `meta` block).
-struct report_meta {
-  std::string perfgate_version;
-  std::string command; ///< "predict", "run", ...
-  std::vector<std::string> argv;
-  std::string timestamp; ///< UTC, ISO 8601
-  std::string host;
-};
-
 struct report {
   /// The device with this id, or null (a merged report's kernels may cover different devices).
   [[nodiscard]] const device* find_device(std::string_view id) const;
 
-  report_meta meta;
+  run_meta meta; ///< where the report came from (the `meta` block)
   std::string profile_file;
   std::string profile_format;
   std::string profile_device; ///< the GPU the profile was taken on
+  /// The id of the device among `devices` the measurements were taken on (the local device a
+  /// gate judges on; else the one the profile's device name matches); empty when none is.
+  std::string local_device;
   int profile_warp_size = 32;
   std::vector<device> devices; ///< the devices predicted for, in order
   std::vector<kernel_report> kernels;
@@ -73,10 +72,16 @@ struct report {
 
 /// Kernels whose full name matches `kernel_regex` (ECMAScript, search anywhere in the name),
 /// predicted on every device, with a `skip` verdict ("prediction only"). A kernel that ran on one
-/// CPU thread is predicted on a CPU device's one-core peaks when the device has them. Throws
-/// input_error for a kernel that lacks model inputs (tensor instructions whose operations no
-/// counter measured included), and usage_error when the regex selects no kernel or a device
-/// lacks a kernel's tensor path (no peak for its precision: "no such path", never a fallback).
+/// CPU thread is predicted on a CPU device's one-core peaks when the device has them. A kernel
+/// whose inputs cannot feed the model (missing counters, tensor instructions whose operations
+/// no counter measured, no work) gets a skip_reason instead of predictions, like Google
+/// Benchmark's SkipWithError, and the others are predicted. Throws that kernel's input_error
+/// when no selected kernel can be predicted, and usage_error when the regex selects no kernel or
+/// a device lacks a kernel's tensor path (no peak for its precision: "no such path", never a
+/// fallback).
+///
+/// `local_device` is devices.front() with `scale_local_clock`, else the device the profile's
+/// device name matches (local_device_named).
 ///
 /// With `scale_local_clock` (the profile was taken on devices.front() itself), a kernel whose
 /// SM clock was measured is held, on that first device only, to compute peaks scaled to that
@@ -86,33 +91,19 @@ struct report {
                                     const std::string& kernel_regex = "",
                                     bool scale_local_clock = false);
 
+/// The first of `devices` that a profiler's device name denotes: "GeForce GTX 480 (0)" (nvprof
+/// appends the device number) is gtx-480 by id and "NVIDIA GeForce GTX 480" by name; empty when
+/// none is.
+[[nodiscard]] std::string local_device_named(std::string_view profile_device,
+                                             const std::vector<device>& devices);
+
 /// One report from several (CI runners, one test per GPU): kernels are kept side by side, each
 /// with its origin ("file (host)"), devices are united by id. Throws usage_error for no parts.
 [[nodiscard]] report merge_reports(const std::vector<report>& parts,
                                    const std::vector<std::string>& files);
 
-/// A `meta` block for this process: version, command, argv, current UTC time and host name.
-[[nodiscard]] report_meta make_report_meta(std::string command, std::vector<std::string> argv);
-
-/// Output formats of a report.
-enum class report_format { text, json, markdown, html };
-/// "text", "json", "md" (or "markdown"), "html"; throws usage_error listing the valid names
-/// otherwise.
-[[nodiscard]] report_format parse_report_format(std::string_view name);
-
-[[nodiscard]] std::string report_to_json(const report& r); ///< `perfgate-report/1`
-/// Parse `perfgate-report/1` (what compare, merge and baseline read). Throws input_error naming
-/// the file and key.
+/// Parse `perfgate-report/1` or `/2` (what compare, merge and baseline read). Throws
+/// input_error naming the file and key. The writers are in <perfgate/writers.hpp>.
 [[nodiscard]] report report_from_json(std::string_view text, const std::string& file);
-[[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
-[[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
-/// One self-contained HTML page: verdicts, model values, a roofline per device and a
-/// quadrant-split chart per kernel (inline SVG).
-[[nodiscard]] std::string report_to_html(const report& r);
-/// SVG charts: the roofline of devices[device_index], or the quadrant-split view of
-/// kernels[kernel_index]. Throw usage_error for an index out of range.
-[[nodiscard]] std::string report_roofline_svg(const report& r, std::size_t device_index);
-[[nodiscard]] std::string report_quadrant_svg(const report& r, std::size_t kernel_index);
-[[nodiscard]] std::string render_report(const report& r, report_format f);
 
 } // namespace perfgate

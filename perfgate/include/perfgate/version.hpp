@@ -9,10 +9,22 @@
 
 namespace perfgate {
 [[nodiscard]] std::string_view version(); ///< perfgate's own version, "0.1.0"
+// Every JSON format perfgate reads or writes, by its "schema" id (the JSON Schemas of the
+// documented ones are in perfgate/schema/).
 inline constexpr std::string_view profile_schema = "perfgate-profile/1";
 inline constexpr std::string_view device_schema = "perfgate-device/1";
 /// Version 2 added each prediction's `roof` and made the verdict's efficiency roof time /
 /// measured time (version 1: the model's predicted time / measured time).
 inline constexpr std::string_view report_schema = "perfgate-report/2";
 inline constexpr std::string_view report_schema_v1 = "perfgate-report/1";
+/// Version 2: efficiencies against the roof (version 1: against the model's predicted time).
+inline constexpr std::string_view baseline_schema = "perfgate-baseline/2";
+inline constexpr std::string_view baseline_schema_v1 = "perfgate-baseline/1";
+inline constexpr std::string_view comparison_schema = "perfgate-comparison/1";
+/// What `perfgate-microbench-*` prints for `perfgate calibrate`.
+inline constexpr std::string_view microbench_schema = "perfgate-microbench/1";
+/// What the CUPTI injection library leaves for `perfgate run --collector cupti`.
+inline constexpr std::string_view cupti_run_schema = "perfgate-cupti/1";
+/// `perfgate metrics --format json`: a chip's counter plan.
+inline constexpr std::string_view metrics_schema = "perfgate-metrics/1";
 } // namespace perfgate

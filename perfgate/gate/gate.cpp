@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/version.hpp>
+
+#include "util/json_fields.hpp"
+#include "util/number_format.hpp"
+#include "util/strings.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+
+std::string ratio(double v) { return detail::fixed(v, 2); }
+
+// O_krn within the margin of O_dev: the kernel sits on the ridge of this device.
+bool near_ridge(double o_krn, double o_dev, double margin) {
+  return std::fabs(o_krn / o_dev - 1.0) <= margin;
+}
+
+std::string describe_class(const kernel_params& k, const prediction& p) {
+  const double ridge = gated_ridge(p);
+  std::string s = std::string(to_string(gated_bound(p))) + "-bound (O_krn " +
+                  detail::fixed(k.O_krn, 3) + " " + (k.O_krn > ridge ? ">" : "<=") +
+                  (p.roof ? " O_ridge " : " O_dev ") + detail::fixed(ridge, 3) + " op/B";
+  if (p.roof) {
+    s += ", limited by " + limiter_text(*p.roof);
+  }
+  return s + ")";
+}
+
+std::string mhz(double v) { return detail::fixed(v, 0) + " MHz"; }
+
+// Why the local bound is not the datasheet's: the kernel ran at another SM clock than the one the
+// device's peaks hold at, and what held the clocks down. Explanations only, never a verdict.
+std::vector<std::string> clock_notes(const kernel_report& k, const prediction& p,
+                                     const device& local) {
+  std::vector<std::string> notes;
+  if (p.clock_scale) {
+    const double scale = *p.clock_scale;
+    const std::string scaled = "compute roof scaled by " + detail::fixed(scale, 3);
+    const std::optional<double> measured_mhz = k.measured ? k.measured->sm_clock_mhz : std::nullopt;
+    if (measured_mhz || local.sm_clock_mhz) {
+      // A report read back from JSON has no device clock; the scale gives either clock from
+      // the other.
+      const double ran = measured_mhz ? *measured_mhz : *local.sm_clock_mhz * scale;
+      const double peaks = local.sm_clock_mhz ? *local.sm_clock_mhz : ran / scale;
+      notes.push_back("SM clock " + mhz(ran) + " while the kernel ran vs " + mhz(peaks) + " for " +
+                      local.id + "'s peaks: " + scaled);
+    } else {
+      notes.push_back("the kernel ran at another SM clock than " + local.id +
+                      "'s peaks hold at: " + scaled);
+    }
+  }
+  if (k.measured && !k.measured->clock_limits.empty()) {
+    notes.push_back("clocks held down by: " + detail::join(k.measured->clock_limits, ", "));
+  }
+  return notes;
+}
+} // namespace
+
+const baseline_kernel* baseline::find(std::string_view kernel) const {
+  for (const auto& k : kernels) {
+    if (k.name == kernel) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
+
+baseline baseline_from_report(const report& r, std::string source) {
+  baseline b;
+  b.source = std::move(source);
+  for (const auto& k : r.kernels) {
+    if (!k.skip_reason.empty()) {
+      continue; // nothing was judged: nothing to hold a later run to
+    }
+    baseline_kernel bk;
+    bk.name = k.name;
+    bk.efficiency = k.result.efficiency;
+    bk.local_device = r.devices.empty() ? "" : r.devices.front().id;
+    bk.O_krn = k.params.O_krn;
+    bk.against_roof = r.schema_version >= 2;
+    for (const auto& p : k.predictions) {
+      bk.bounds[p.device] = gated_bound(p);
+    }
+    b.kernels.push_back(std::move(bk));
+  }
+  return b;
+}
+
+std::string baseline_to_json(const baseline& b) {
+  json j;
+  const bool legacy = std::any_of(b.kernels.begin(), b.kernels.end(),
+                                  [](const baseline_kernel& k) { return !k.against_roof; });
+  j["schema"] = legacy ? baseline_schema_v1 : baseline_schema;
+  j["source"] = b.source;
+  j["kernels"] = json::array();
+  for (const auto& k : b.kernels) {
+    json bounds = json::object();
+    for (const auto& [dev, cls] : k.bounds) {
+      bounds[dev] = to_string(cls);
+    }
+    j["kernels"].push_back({{"name", k.name},
+                            {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
+                            {"local_device", k.local_device},
+                            {"O_krn", k.O_krn},
+                            {"bounds", bounds}});
+  }
+  return j.dump(2) + "\n";
+}
+
+baseline baseline_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  const std::string schema =
+      root.schema({baseline_schema, baseline_schema_v1, report_schema, report_schema_v1});
+  if (schema == report_schema || schema == report_schema_v1) {
+    return baseline_from_report(report_from_json(text, file), file);
+  }
+  const bool against_roof = schema == baseline_schema;
+  baseline b;
+  b.source = root.string_or("source", file);
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto k = root.element(kernels[i], i, "kernels");
+    baseline_kernel bk;
+    bk.name = k.string("name");
+    if (k.has("efficiency")) {
+      bk.efficiency = k.positive("efficiency");
+    }
+    bk.local_device = k.string_or("local_device", "");
+    bk.against_roof = against_roof;
+    bk.O_krn = k.has("O_krn") ? k.non_negative("O_krn") : 0;
+    const auto bounds = k.object("bounds");
+    for (const auto& [dev, value] : bounds.raw().items()) {
+      bk.bounds[dev] = bounds.one_of(dev, {bound_class::memory, bound_class::compute});
+    }
+    b.kernels.push_back(std::move(bk));
+  }
+  return b;
+}
+
+void apply_gate(report& r, const gate_policy& policy) {
+  if (r.devices.empty()) {
+    throw usage_error("devices", "no device to gate against: the first is the local device");
+  }
+  const std::string local = r.devices.front().id;
+  r.local_device = local;
+  for (auto& k : r.kernels) {
+    if (!k.skip_reason.empty()) {
+      continue; // its skip verdict already says why it cannot be judged
+    }
+    verdict v;
+    v.device = local;
+    std::vector<std::string> failures, warnings, notes;
+    const prediction& p = k.predictions.front();
+    const std::string on = " on " + local;
+
+    if (k.measured && k.measured->time_s > 0) {
+      const double e = gated_time_s(p) / k.measured->time_s;
+      if (!std::isfinite(e)) { // JSON has no inf: it would be stored as "no efficiency"
+        throw usage_error("kernel '" + k.name + "': its measured time " +
+                          std::to_string(k.measured->time_s) + " s is too small to compare with " +
+                          "its bound of " + std::to_string(gated_time_s(p)) + " s");
+      }
+      v.efficiency = e;
+      std::string numbers = "measured " + detail::duration(k.measured->time_s) +
+                            (p.roof ? ", roof " : ", bound ") + detail::duration(gated_time_s(p)) +
+                            ", " + describe_class(k.params, p);
+      if (p.roof) {
+        numbers += "; the " + std::string(to_string(k.params.model)) + " model predicts " +
+                   detail::duration(p.predicted_time_s);
+      }
+      const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
+      const bool latency = per_invocation < policy.latency_floor_s;
+      if (policy.min_efficiency && e < *policy.min_efficiency) {
+        const std::string what = "efficiency " + ratio(e) + " below MIN_EFFICIENCY " +
+                                 ratio(*policy.min_efficiency) + on + ": " + numbers;
+        if (latency) {
+          warnings.push_back(
+              what + "; but it runs " + detail::duration(per_invocation) +
+              " per invocation, under " + detail::duration(policy.latency_floor_s) +
+              ": latency-bound territory, where the throughput bound does not apply");
+        } else {
+          failures.push_back(what);
+        }
+      } else if (e > policy.max_efficiency) {
+        failures.push_back("efficiency " + ratio(e) + " above MAX_EFFICIENCY " +
+                           ratio(policy.max_efficiency) + on + ": " + numbers +
+                           "; the kernel beats its roof, so the device's peaks are too low "
+                           "(recalibrate) or the declared work is too small");
+      } else {
+        notes.push_back("efficiency " + ratio(e) + on + ": " + numbers);
+      }
+    } else {
+      notes.push_back("no measured time: prediction only");
+    }
+
+    if (policy.expect_bound && gated_bound(p) != *policy.expect_bound) {
+      const std::string what = "expected " + std::string(to_string(*policy.expect_bound)) +
+                               "-bound" + on + ", found " + describe_class(k.params, p);
+      if (near_ridge(k.params.O_krn, gated_ridge(p), policy.ridge_margin)) {
+        warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
+                           "% of the ridge, so a warning");
+      } else {
+        failures.push_back(what);
+      }
+    }
+
+    if (policy.base) {
+      const baseline_kernel* b = policy.base->find(k.name);
+      if (b == nullptr) {
+        warnings.push_back("not in the baseline " + policy.base->source);
+      } else {
+        for (const auto& q : k.predictions) {
+          const auto it = b->bounds.find(q.device);
+          if (it == b->bounds.end() || it->second == gated_bound(q)) {
+            continue;
+          }
+          const std::string what = "class changed on " + q.device + ": " +
+                                   std::string(to_string(it->second)) + "-bound -> " +
+                                   describe_class(k.params, q) + " (baseline O_krn " +
+                                   detail::fixed(b->O_krn, 3) + ")";
+          if (near_ridge(k.params.O_krn, gated_ridge(q), policy.ridge_margin)) {
+            warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
+                               "% of the ridge, so a warning");
+          } else {
+            failures.push_back(what);
+          }
+        }
+        const bool comparable = b->against_roof == (p.roof.has_value());
+        if (b->efficiency && b->local_device == local && !comparable) {
+          warnings.push_back("the baseline " + policy.base->source +
+                             " holds efficiencies against the model's predicted time (format "
+                             "version 1), not against the roof: no efficiency-drop check; "
+                             "accept a new baseline");
+        }
+        if (b->efficiency && b->local_device == local && comparable) {
+          v.baseline_efficiency = b->efficiency;
+        }
+        if (b->efficiency && v.efficiency && b->local_device == local && comparable) {
+          const double drop = (*b->efficiency - *v.efficiency) / *b->efficiency;
+          if (drop > policy.max_efficiency_drop) {
+            failures.push_back("efficiency dropped " + ratio(drop * 100) + "% vs the baseline" +
+                               on + " (" + ratio(*b->efficiency) + " -> " + ratio(*v.efficiency) +
+                               "), more than MAX_EFFICIENCY_DROP " +
+                               ratio(policy.max_efficiency_drop * 100) + "%");
+          }
+        }
+      }
+    }
+
+    for (auto& note : clock_notes(k, p, r.devices.front())) {
+      notes.push_back(std::move(note));
+    }
+
+    v.status = !failures.empty()   ? verdict_status::fail
+               : !warnings.empty() ? verdict_status::warn
+               : v.efficiency      ? verdict_status::pass
+                                   : verdict_status::skip;
+    for (auto* list : {&failures, &warnings, &notes}) {
+      v.reasons.insert(v.reasons.end(), list->begin(), list->end());
+    }
+    k.result = std::move(v);
+  }
+}
+
+exit_status gate_exit_status(const report& r) {
+  for (const auto& k : r.kernels) {
+    if (k.result.status == verdict_status::fail) {
+      return exit_status::gate_failure;
+    }
+  }
+  return exit_status::pass;
+}
+
+} // namespace perfgate

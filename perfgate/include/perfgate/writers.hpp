@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// A report's output formats, in one registry: the CLI's `--format` choices and help, the docs'
+/// table of formats and the writers' golden-file tests all come from report_writers(). A new
+/// format is one more entry there (docs/architecture.md).
+#pragma once
+
+#include <perfgate/report.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate {
+
+/// What a chart draws; the writers of a whole report ignore it.
+struct writer_options {
+  enum class chart_kind { roofline, quadrant };
+  chart_kind chart = chart_kind::roofline;
+  std::size_t device_index = 0; ///< roofline: the device drawn (every kernel on it)
+  std::size_t kernel_index = 0; ///< quadrant: the kernel drawn (on every device)
+};
+
+struct report_writer {
+  std::string_view name;        ///< what `--format` takes ("md")
+  std::string_view alias;       ///< another name it takes ("markdown"), or empty
+  std::string_view extension;   ///< of the file it is usually written to (".md")
+  std::string_view description; ///< one line for `--help` and docs/formats.md
+  std::string (*render)(const report&, const writer_options&);
+};
+
+/// Every writer, in the order help lists them.
+[[nodiscard]] const std::vector<report_writer>& report_writers();
+/// The writer called `name` (its name or alias); throws usage_error listing every name.
+[[nodiscard]] const report_writer& find_report_writer(std::string_view name);
+/// "text: tables for a terminal; json: ...": every writer for `--format`'s help.
+[[nodiscard]] std::string report_writer_help();
+/// `r` in the format called `name`.
+[[nodiscard]] std::string render_report(const report& r, std::string_view name,
+                                        const writer_options& options = {});
+
+[[nodiscard]] std::string report_to_json(const report& r);     ///< `perfgate-report/2`
+[[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
+[[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
+/// One self-contained HTML page: verdicts, model values, a roofline per device and a
+/// quadrant-split chart per kernel (inline SVG).
+[[nodiscard]] std::string report_to_html(const report& r);
+/// SVG charts: the roofline of devices[device_index], or the quadrant-split view of
+/// kernels[kernel_index]. Throw usage_error for an index out of range, and for a kernel that
+/// was not predicted.
+[[nodiscard]] std::string report_roofline_svg(const report& r, std::size_t device_index);
+[[nodiscard]] std::string report_quadrant_svg(const report& r, std::size_t kernel_index);
+
+} // namespace perfgate

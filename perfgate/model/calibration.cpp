@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/calibration.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/run_meta.hpp>
+#include <perfgate/version.hpp>
+
+#include "util/json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+
+std::optional<double> optional_number(const detail::json_fields& f, std::string_view key) {
+  return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
+}
+
+json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// The six required peaks of one scope; dram_gbs is B_mem, the mean of read, write and copy (the
+// thesis's choice for a prediction), and dram_roof_gbs the best of every DRAM access pattern
+// measured (the memory roof: what the fastest pattern showed the memory can sustain).
+std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view scope,
+                                     std::string* missing) {
+  constexpr std::array<std::string_view, 8> keys = {
+      "fp32_gflops", "fp64_gflops",   "int_mad_gops",   "int_add_gops",
+      "ldst_ginst",  "dram_read_gbs", "dram_write_gbs", "dram_copy_gbs"};
+  std::array<double, 8> best{};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto* r = run.find(keys[i], scope);
+    if (r == nullptr || !(r->best > 0)) {
+      if (missing != nullptr) {
+        *missing += (missing->empty() ? "" : ", ") + std::string(keys[i]);
+      }
+      continue;
+    }
+    best[i] = r->best;
+  }
+  if (missing != nullptr && !missing->empty()) {
+    return std::nullopt;
+  }
+  if (std::find(best.begin(), best.end(), 0.0) != best.end()) {
+    return std::nullopt;
+  }
+  device_peaks p{best[0], best[1], best[2], best[3], best[4], (best[5] + best[6] + best[7]) / 3.0};
+  for (const auto& r : run.results) {
+    if (r.scope == scope && r.key.starts_with("dram_") && r.key.ends_with("_gbs")) {
+      p.dram_roof_gbs = std::max(p.dram_roof_gbs, r.best);
+    }
+  }
+  return p;
+}
+} // namespace
+
+const microbench_result* microbench_run::find(std::string_view key, std::string_view scope) const {
+  for (const auto& r : results) {
+    if (r.key == key && r.scope == scope) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+microbench_run microbench_run_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  (void)root.schema({microbench_schema});
+  microbench_run run;
+  run.backend = root.string("backend");
+  if (root.has("quick")) {
+    if (!root.raw().at("quick").is_boolean()) {
+      root.fail("quick", "expected true or false");
+    }
+    run.quick = root.raw().at("quick").get<bool>();
+  }
+  const auto dev = root.object("device");
+  run.dev.name = dev.string("name");
+  run.dev.vendor = dev.string("vendor");
+  run.dev.kind = dev.string_or("kind", run.backend == "cpu" ? "cpu" : "gpu");
+  run.dev.arch = dev.string_or("arch", "");
+  run.dev.index = dev.has("index") ? dev.count("index") : 0;
+  run.dev.compute_units = dev.has("compute_units") ? dev.count("compute_units") : 0;
+  run.dev.warp_size = static_cast<int>(dev.has("warp_size") ? dev.count("warp_size") : 1);
+  run.dev.clock_mhz_before = optional_number(dev, "sm_clock_mhz_before");
+  run.dev.clock_mhz_after = optional_number(dev, "sm_clock_mhz_after");
+  run.dev.throttle_reasons = dev.string_or("throttle_reasons", "");
+  const auto& results = root.array("results");
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto r = root.element(results[i], i, "results");
+    microbench_result m;
+    m.key = r.string("key");
+    m.scope = r.string_or("scope", "all");
+    m.threads = r.has("threads") ? r.count("threads") : 0;
+    m.repetitions = r.count("repetitions");
+    m.best = r.non_negative("best");
+    m.median = r.non_negative("median");
+    m.min = r.non_negative("min");
+    m.max = r.non_negative("max");
+    m.note = r.string_or("note", "");
+    run.results.push_back(std::move(m));
+  }
+  if (root.has("sweep")) {
+    const auto& sweep = root.array("sweep");
+    for (std::size_t i = 0; i < sweep.size(); ++i) {
+      const auto s = root.element(sweep[i], i, "sweep");
+      run.sweep.push_back({s.non_negative("fma_per_element"),
+                           s.non_negative("intensity_flop_per_byte"), s.non_negative("gflops"),
+                           s.non_negative("gbs")});
+    }
+  }
+  return run;
+}
+
+device device_from_microbench(const microbench_run& run, const std::string& id) {
+  std::string missing;
+  const auto all = peaks_of(run, "all", &missing);
+  if (!all) {
+    throw input_error("<" + run.backend + " micro-benchmarks>", "",
+                      "no result for " + missing + "; cannot make a device from this run");
+  }
+  device d;
+  d.id = id;
+  d.name = run.dev.name;
+  d.vendor = run.dev.vendor;
+  d.kind = run.dev.kind;
+  d.warp_size = run.dev.warp_size;
+  d.source = "measured";
+  d.peaks = *all;
+  d.one_core_peaks = peaks_of(run, "one", nullptr);
+  d.compute_units = run.dev.compute_units;
+  d.co_issue = architecture_co_issues(d.kind, d.vendor, d.kind == "cpu" ? "" : run.dev.arch);
+  d.cache_bytes = run.dev.cache_bytes;
+  for (const auto& r : run.results) {
+    const bool required = r.key == "fp32_gflops" || r.key == "fp64_gflops" ||
+                          r.key == "int_mad_gops" || r.key == "int_add_gops" ||
+                          r.key == "ldst_ginst";
+    if (required || !(r.best > 0)) {
+      continue;
+    }
+    if (r.scope == "all") {
+      d.extra_peaks[r.key] = r.best;
+    } else if (r.scope == "one" && d.one_core_peaks) {
+      d.one_core_extra_peaks[r.key] = r.best;
+    }
+  }
+  d.provenance_how = std::string(run.quick ? "QUICK SMOKE RUN, NOT A MEASUREMENT: " : "") +
+                     "perfgate calibrate --backend " + run.backend +
+                     ": micro-benchmarks on this machine, the best of each benchmark's timed "
+                     "repetitions after a warm-up; dram_gbs = mean of read, write and copy (the "
+                     "model's B_mem); dram_roof_gbs = the best DRAM access pattern (the roof)";
+  d.origin = "calibration";
+  return d;
+}
+
+std::string calibration_to_json(const device& d, const microbench_run& run,
+                                const std::vector<std::string>& argv) {
+  json j = json::parse(device_to_json(d));
+  const auto meta = make_run_meta("calibrate", argv);
+  std::string command;
+  for (const auto& a : argv) {
+    command += (command.empty() ? "" : " ") + a;
+  }
+  j["provenance"]["date"] = meta.timestamp;
+  j["provenance"]["tool"] = "perfgate " + meta.perfgate_version;
+  j["provenance"]["command"] = command;
+  j["provenance"]["host"] = meta.host;
+  j["provenance"]["backend"] = run.backend;
+  j["provenance"]["arch"] = run.dev.arch;
+  j["clocks"] = {{"mhz_before", optional_json(run.dev.clock_mhz_before)},
+                 {"mhz_after", optional_json(run.dev.clock_mhz_after)},
+                 {"throttle_reasons", run.dev.throttle_reasons}};
+  json measurements = json::array();
+  for (const auto& r : run.results) {
+    measurements.push_back({{"key", r.key},
+                            {"scope", r.scope},
+                            {"threads", r.threads},
+                            {"repetitions", r.repetitions},
+                            {"best", r.best},
+                            {"median", r.median},
+                            {"min", r.min},
+                            {"max", r.max},
+                            {"spread", r.spread()},
+                            {"note", r.note}});
+  }
+  j["measurements"] = std::move(measurements);
+  if (!run.sweep.empty()) {
+    json sweep = json::array();
+    for (const auto& s : run.sweep) {
+      sweep.push_back({{"fma_per_element", s.fma_per_element},
+                       {"intensity_flop_per_byte", s.intensity_flop_per_byte},
+                       {"gflops", s.gflops},
+                       {"gbs", s.gbs}});
+    }
+    j["sweep"] = std::move(sweep);
+  }
+  return j.dump(2) + "\n";
+}
+
+} // namespace perfgate

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/version.hpp>
+
+#include "util/embedded_file.hpp"
+#include "util/json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::array<std::string_view, 4> known_vendors = {"nvidia", "amd", "intel", "arm"};
+constexpr std::array<std::string_view, 2> known_kinds = {"gpu", "cpu"};
+constexpr std::array<std::string_view, 2> known_sources = {"measured", "datasheet"};
+
+template <std::size_t N> std::string one_of(const std::array<std::string_view, N>& names) {
+  std::string s;
+  for (auto n : names) {
+    s += (s.empty() ? "" : ", ") + std::string(n);
+  }
+  return s;
+}
+
+template <std::size_t N>
+std::string checked_choice(const detail::json_fields& f, std::string_view key,
+                           const std::array<std::string_view, N>& allowed) {
+  std::string v = f.string(key);
+  if (std::find(allowed.begin(), allowed.end(), v) == allowed.end()) {
+    f.fail(key, "unknown value \"" + v + "\", expected one of: " + one_of(allowed));
+  }
+  return v;
+}
+// The six peaks every device states, by key.
+constexpr std::array<std::pair<std::string_view, double device_peaks::*>, 6> required_peaks = {{
+    {"fp32_gflops", &device_peaks::fp32_gflops},
+    {"fp64_gflops", &device_peaks::fp64_gflops},
+    {"int_mad_gops", &device_peaks::int_mad_gops},
+    {"int_add_gops", &device_peaks::int_add_gops},
+    {"ldst_ginst", &device_peaks::ldst_ginst},
+    {"dram_gbs", &device_peaks::dram_gbs},
+}};
+
+// The six required peaks, each present, numeric and positive; other keys of `peaks` go to
+// `extra` (when given) and must be positive numbers too.
+device_peaks read_peaks(const detail::json_fields& f,
+                        std::map<std::string, double, std::less<>>* extra) {
+  device_peaks p;
+  for (const auto& [key, member] : required_peaks) {
+    p.*member = f.positive(key);
+  }
+  if (f.has("dram_roof_gbs")) {
+    p.dram_roof_gbs = f.positive("dram_roof_gbs");
+    if (p.dram_roof_gbs < p.dram_gbs) {
+      f.fail("dram_roof_gbs", "expected the highest sustained bandwidth, >= dram_gbs");
+    }
+  }
+  for (const auto& [key, value] : f.raw().items()) {
+    const bool known = key == "dram_roof_gbs" ||
+                       std::any_of(required_peaks.begin(), required_peaks.end(),
+                                   [&key = key](const auto& r) { return r.first == key; });
+    if (!known) {
+      const double v = f.positive(key);
+      if (extra != nullptr) {
+        (*extra)[key] = v;
+      }
+    }
+  }
+  return p;
+}
+
+// The SM clock the peaks hold at. Every form present is validated, so a bad value never hides
+// behind one that takes precedence: an explicit `sm_clock_mhz`, else the datasheet's
+// `boost_clock_mhz` (the clock its peaks were multiplied out at), else the clock `perfgate
+// calibrate` sampled right after its benchmarks (`mhz_after`, still under load). `mhz_before`
+// is sampled before the first benchmark, when the GPU may idle at a fraction of its clock, so
+// it only stands in when `mhz_after` could not be read.
+std::optional<double> read_sm_clock(const detail::json_fields& root) {
+  std::optional<double> explicit_mhz, boost_mhz, calibrated_mhz;
+  if (root.has("sm_clock_mhz")) {
+    explicit_mhz = root.positive("sm_clock_mhz");
+  }
+  if (root.has("boost_clock_mhz")) {
+    boost_mhz = root.positive("boost_clock_mhz");
+  }
+  if (root.has("clocks")) {
+    const auto clocks = root.object("clocks");
+    for (const std::string_view key : {"mhz_before", "mhz_after"}) {
+      if (clocks.has(key)) {
+        calibrated_mhz = clocks.positive(key); // the later key wins
+      }
+    }
+  }
+  return explicit_mhz ? explicit_mhz : boost_mhz ? boost_mhz : calibrated_mhz;
+}
+
+json peaks_json(const device_peaks& p) {
+  json j = json::object();
+  for (const auto& [key, member] : required_peaks) {
+    j[std::string(key)] = p.*member;
+  }
+  if (p.dram_roof_gbs > 0) {
+    j["dram_roof_gbs"] = p.dram_roof_gbs;
+  }
+  return j;
+}
+
+// The architecture as the built-in files name it: a compute capability ("9.0", also from a
+// calibration's "sm_90" or "sm_90a") or a gfx target ("gfx942"); empty when unknown.
+std::string architecture_of(const detail::json_fields& root) {
+  if (root.has("compute_capability")) {
+    return root.string("compute_capability");
+  }
+  if (root.has("gfx_target")) {
+    return root.string("gfx_target");
+  }
+  std::string arch =
+      root.has("provenance") ? root.object("provenance").string_or("arch", "") : std::string();
+  if (arch.starts_with("sm_")) {
+    std::string digits;
+    for (char c : arch.substr(3)) {
+      if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
+        break;
+      }
+      digits += c;
+    }
+    arch = digits.size() >= 2 ? digits.substr(0, digits.size() - 1) + "." + digits.back() : "";
+  }
+  return arch;
+}
+
+// Co-issue by architecture when the file does not say: the compute capability, else the
+// architecture a calibration ran on.
+bool default_co_issue(const detail::json_fields& root, const device& d) {
+  std::string arch;
+  std::string_view key = "compute_capability";
+  if (root.has("compute_capability")) {
+    arch = root.string("compute_capability");
+  } else if (root.has("provenance")) {
+    arch = root.object("provenance").string_or("arch", "");
+    key = "provenance.arch";
+  }
+  try {
+    return architecture_co_issues(d.kind, d.vendor, arch);
+  } catch (const usage_error& e) {
+    root.fail(key, e.what());
+  }
+}
+} // namespace
+
+device device_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  (void)root.schema({device_schema});
+  device d;
+  d.id = root.string("id");
+  if (d.id.empty() || d.id.find_first_of(" \t/\\") != std::string::npos) {
+    root.fail("id", "expected a non-empty id without spaces or slashes");
+  }
+  d.name = root.string("name");
+  d.vendor = checked_choice(root, "vendor", known_vendors);
+  d.kind = root.has("kind") ? checked_choice(root, "kind", known_kinds) : std::string("gpu");
+  d.source = checked_choice(root, "source", known_sources);
+  const auto warp = root.count("warp_size");
+  if (warp == 0 || warp > 1024) {
+    root.fail("warp_size", "expected a warp size between 1 and 1024");
+  }
+  d.warp_size = static_cast<int>(warp);
+
+  d.peaks = read_peaks(root.object("peaks"), &d.extra_peaks);
+  if (root.has("peaks_one_core")) {
+    d.one_core_peaks = read_peaks(root.object("peaks_one_core"), &d.one_core_extra_peaks);
+  }
+  if (root.has("compute_units")) {
+    d.compute_units = root.count("compute_units");
+  }
+  if (root.has("cache_bytes")) {
+    const auto caches = root.object("cache_bytes");
+    for (const auto& [level, value] : caches.raw().items()) {
+      if (level != "l1" && level != "l2" && level != "llc") {
+        caches.fail(level, "unknown cache level, expected l1, l2 or llc");
+      }
+      d.cache_bytes[level] = caches.positive(level);
+    }
+  }
+  d.sm_clock_mhz = read_sm_clock(root);
+  d.arch = architecture_of(root);
+  if (root.has("co_issue")) {
+    if (!root.raw().at("co_issue").is_boolean()) {
+      root.fail("co_issue", "expected true or false");
+    }
+    d.co_issue = root.raw().at("co_issue").get<bool>();
+  } else {
+    d.co_issue = default_co_issue(root, d);
+  }
+  if (root.has("provenance")) {
+    const auto prov = root.object("provenance");
+    d.provenance_how = prov.string_or("how", "");
+    d.provenance_date = prov.string_or("date", "");
+    if (prov.has("citations")) {
+      const auto cites = prov.object("citations");
+      for (const auto& [key, value] : cites.raw().items()) {
+        d.citations[key] = cites.string(key);
+      }
+    }
+  }
+  d.origin = file;
+  return d;
+}
+
+std::string device_to_json(const device& d) {
+  json peaks = peaks_json(d.peaks);
+  for (const auto& [k, v] : d.extra_peaks) {
+    peaks[k] = v;
+  }
+  json j = {{"schema", device_schema}, {"id", d.id},     {"name", d.name},
+            {"vendor", d.vendor},      {"kind", d.kind}, {"warp_size", d.warp_size},
+            {"source", d.source},      {"peaks", peaks}};
+  if (d.compute_units > 0) {
+    j["compute_units"] = d.compute_units;
+  }
+  if (!d.arch.empty()) {
+    j[d.arch.starts_with("gfx") ? "gfx_target" : "compute_capability"] = d.arch;
+  }
+  if (d.one_core_peaks) {
+    j["peaks_one_core"] = peaks_json(*d.one_core_peaks);
+    for (const auto& [k, v] : d.one_core_extra_peaks) {
+      j["peaks_one_core"][k] = v;
+    }
+  }
+  if (!d.cache_bytes.empty()) {
+    j["cache_bytes"] = d.cache_bytes;
+  }
+  if (d.sm_clock_mhz) {
+    j["sm_clock_mhz"] = *d.sm_clock_mhz;
+  }
+  j["co_issue"] = d.co_issue;
+  json prov = {{"how", d.provenance_how}};
+  if (!d.provenance_date.empty()) {
+    prov["date"] = d.provenance_date;
+  }
+  if (!d.citations.empty()) {
+    prov["citations"] = d.citations;
+  }
+  j["provenance"] = std::move(prov);
+  return j.dump(2) + "\n";
+}
+
+// Out-of-order CPUs issue loads, stores and FMAs in the same cycle; GCN/CDNA CUs issue VALU,
+// SALU, LDS and memory instructions of different waves together; NVIDIA Volta and later
+// dispatch to separate FMA, INT, LSU and MUFU pipes. Fermi to Pascal are held to the thesis's
+// single pipeline, which its tables validate.
+bool architecture_co_issues(std::string_view kind, std::string_view vendor, std::string_view arch) {
+  if (kind == "cpu" || vendor == "amd") {
+    return true;
+  }
+  if (vendor != "nvidia" || arch.empty()) {
+    return false;
+  }
+  std::string digits(arch.starts_with("sm_") ? arch.substr(3) : arch);
+  double cc = 0;
+  try {
+    std::size_t used = 0;
+    cc = std::stod(digits, &used);
+    if (used == 0) {
+      throw std::invalid_argument(digits);
+    }
+  } catch (const std::exception&) {
+    throw usage_error("expected a compute capability such as \"9.0\" or \"sm_90\", found \"" +
+                      std::string(arch) + "\"");
+  }
+  if (arch.starts_with("sm_")) {
+    cc /= 10.0; // "sm_90" -> 9.0
+  }
+  return cc >= 7.0;
+}
+
+scope_peaks peaks_of_scope(const device& d, bool one_core) {
+  if (one_core && d.one_core_peaks) {
+    return {*d.one_core_peaks, d.one_core_extra_peaks, true};
+  }
+  return {d.peaks, d.extra_peaks, false};
+}
+
+double memory_roof_gbs(const device& d, bool one_core) {
+  const scope_peaks s = peaks_of_scope(d, one_core);
+  if (s.peaks.dram_roof_gbs > 0) {
+    return s.peaks.dram_roof_gbs;
+  }
+  double best = s.peaks.dram_gbs;
+  for (const auto& [key, value] : s.extra) {
+    if (key.starts_with("dram_") && key.ends_with("_gbs")) {
+      best = std::max(best, value);
+    }
+  }
+  return best;
+}
+
+std::vector<dram_pattern> dram_patterns(const device& d, bool one_core) {
+  // STREAM's byte counts per element: what each pattern reads and writes.
+  struct shape {
+    std::string_view name;
+    double reads, writes;
+  };
+  static constexpr shape shapes[] = {
+      {"dram_read", 1, 0},     {"dram_write", 0, 1},    {"dram_copy", 1, 1},
+      {"dram_triad", 2, 1},    {"dram_write_nt", 0, 1}, {"dram_copy_nt", 1, 1},
+      {"dram_triad_nt", 2, 1},
+  };
+  const scope_peaks s = peaks_of_scope(d, one_core);
+  std::vector<dram_pattern> out;
+  for (const auto& sh : shapes) {
+    const auto rate = s.extra.find(std::string(sh.name) + "_gbs");
+    if (rate != s.extra.end() && rate->second > 0) {
+      const double total = sh.reads + sh.writes;
+      out.push_back({std::string(sh.name), rate->second * sh.reads / total,
+                     rate->second * sh.writes / total});
+    }
+  }
+  return out;
+}
+
+std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, double read_bytes,
+                                               double write_bytes) {
+  const double R = std::max(0.0, read_bytes), W = std::max(0.0, write_bytes);
+  if (!(R + W > 0)) {
+    return std::nullopt;
+  }
+  // The fastest pattern of each read share (1: read, 2/3: triad, 1/2: copy, 0: write).
+  std::map<double, dram_pattern> best_of_share;
+  for (auto& p : dram_patterns(d, one_core)) {
+    // Rounded: 2/3 of 17 GB/s over 17 and 2/3 of 18 over 18 differ in the last bit.
+    const double share = std::round(p.read_gbs / (p.read_gbs + p.write_gbs) * 1e9) / 1e9;
+    auto [it, fresh] = best_of_share.try_emplace(share, p);
+    if (!fresh && p.read_gbs + p.write_gbs > it->second.read_gbs + it->second.write_gbs) {
+      it->second = p;
+    }
+  }
+  const double share = R / (R + W);
+  constexpr double same = 1e-9;
+  const auto above = best_of_share.lower_bound(share - same);
+  if (above != best_of_share.end() && above->first <= share + same) {
+    const dram_pattern& p = above->second;
+    return dram_mix_roof{p.read_gbs + p.write_gbs, p.name};
+  }
+  if (above == best_of_share.end() || above == best_of_share.begin()) {
+    return std::nullopt; // a mix beyond the measured ones: no pattern shows its rate
+  }
+  // Between two measured mixes: time-share the neighbours on either side, so that together
+  // they move exactly R and W (t_a r_a + t_b r_b = R, t_a w_a + t_b w_b = W).
+  const dram_pattern& a = above->second;
+  const dram_pattern& b = std::prev(above)->second;
+  const double det = (a.read_gbs * b.write_gbs - b.read_gbs * a.write_gbs) * 1e9;
+  const double t =
+      (R * b.write_gbs - W * b.read_gbs) / det + (W * a.read_gbs - R * a.write_gbs) / det;
+  return dram_mix_roof{(R + W) / t / 1e9, a.name + " + " + b.name};
+}
+
+std::optional<cache_level> cache_holding(const device& d, double working_set_bytes, bool one_core) {
+  if (d.kind != "cpu" || !(working_set_bytes > 0)) {
+    return std::nullopt;
+  }
+  const auto [peaks, extra, use_one_core] = peaks_of_scope(d, one_core);
+  const double cores =
+      use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
+  double faster_gbs = 0; // a level without a measured rate gets the next faster level's
+  for (const std::string_view name : {"l1", "l2", "llc"}) {
+    double gbs = faster_gbs;
+    if (name == "l1") {
+      gbs = peaks.ldst_ginst * 4; // 32-bit lanes loaded or stored from L1 per second
+    } else if (const auto rate = extra.find(std::string(name) + "_gbs"); rate != extra.end()) {
+      gbs = rate->second;
+    }
+    faster_gbs = gbs;
+    const auto size = d.cache_bytes.find(name);
+    if (size == d.cache_bytes.end()) {
+      continue;
+    }
+    const double capacity = size->second * (name == "llc" ? 1.0 : cores);
+    if (working_set_bytes <= 2 * capacity && gbs > 0) {
+      return cache_level{std::string(name), capacity, gbs};
+    }
+  }
+  return std::nullopt;
+}
+
+device with_datasheet_tensor_peaks(const device& d) {
+  const auto is_tensor_peak = [](const auto& peak) { return peak.first.starts_with("tensor_"); };
+  if (d.kind != "gpu" || d.source != "measured" || !d.sm_clock_mhz || d.arch.empty() ||
+      d.compute_units == 0 ||
+      std::any_of(d.extra_peaks.begin(), d.extra_peaks.end(), is_tensor_peak)) {
+    return d;
+  }
+  // Tensor peaks per clock of every built-in GPU of the same chip; they must agree (H100 SXM and
+  // H200 do), or the chip is not known well enough to fill anything in.
+  const device* source = nullptr;
+  std::map<std::string, double, std::less<>> per_clock;
+  for (const auto& b : builtin_devices()) {
+    if (b.vendor != d.vendor || b.arch != d.arch || b.compute_units != d.compute_units ||
+        !b.sm_clock_mhz) {
+      continue;
+    }
+    std::map<std::string, double, std::less<>> rates;
+    for (const auto& [key, value] : b.extra_peaks) {
+      if (key.starts_with("tensor_")) {
+        rates[key] = value / *b.sm_clock_mhz;
+      }
+    }
+    if (source == nullptr) {
+      source = &b;
+      per_clock = std::move(rates);
+      continue;
+    }
+    const bool same =
+        rates.size() == per_clock.size() &&
+        std::all_of(rates.begin(), rates.end(), [&](const auto& r) {
+          const auto it = per_clock.find(r.first);
+          return it != per_clock.end() && std::fabs(it->second - r.second) <= 1e-9 * r.second;
+        });
+    if (!same) {
+      return d;
+    }
+  }
+  if (source == nullptr) {
+    return d;
+  }
+  device out = d;
+  for (const auto& [key, rate] : per_clock) {
+    out.extra_peaks[key] = rate * *d.sm_clock_mhz;
+    std::ostringstream cite;
+    cite << "not measured (perfgate calibrate has no tensor micro-benchmark yet): the datasheet "
+            "rate of built-in '"
+         << source->id << "' (architecture " << d.arch << ", " << d.compute_units
+         << " SMs, as this GPU), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz
+         << " MHz";
+    out.citations[key] = cite.str();
+  }
+  return out;
+}
+
+device load_device_file(const std::filesystem::path& file) {
+  return with_datasheet_tensor_peaks(device_from_json(read_text_file(file), file.string()));
+}
+
+const std::vector<device>& builtin_devices() {
+  static const std::vector<device> devices = [] {
+    std::vector<device> all;
+    for (const auto& f : detail::builtin_device_files()) {
+      device d = device_from_json(f.text, "built-in devices/" + std::string(f.name));
+      d.origin = "built-in";
+      all.push_back(std::move(d));
+    }
+    std::sort(all.begin(), all.end(), [](const device& a, const device& b) { return a.id < b.id; });
+    return all;
+  }();
+  return devices;
+}
+
+device resolve_device(std::string_view id_or_file) {
+  const std::string arg(id_or_file);
+  std::error_code ec;
+  if (std::filesystem::exists(arg, ec) || arg.ends_with(".json") ||
+      arg.find('/') != std::string::npos) {
+    return load_device_file(arg);
+  }
+  for (const auto& d : builtin_devices()) {
+    if (d.id == arg) {
+      return d;
+    }
+  }
+  std::string ids;
+  for (const auto& d : builtin_devices()) {
+    ids += (ids.empty() ? "" : ", ") + d.id;
+  }
+  throw usage_error("unknown device '" + arg + "': not a file and not a built-in id (" + ids +
+                    "); `perfgate devices` lists them");
+}
+
+} // namespace perfgate

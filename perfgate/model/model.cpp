@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/model.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace perfgate {
+
+std::string_view to_string(kernel_type t) {
+  switch (t) {
+  case kernel_type::fp32: return "fp32";
+  case kernel_type::fp64: return "fp64";
+  case kernel_type::integer: return "int";
+  case kernel_type::tensor_fp16: return "tensor_fp16";
+  case kernel_type::tensor_bf16: return "tensor_bf16";
+  case kernel_type::tensor_tf32: return "tensor_tf32";
+  case kernel_type::tensor_fp32: return "tensor_fp32";
+  case kernel_type::tensor_fp64: return "tensor_fp64";
+  case kernel_type::tensor_fp8: return "tensor_fp8";
+  case kernel_type::tensor_int8: return "tensor_int8";
+  case kernel_type::tensor_fp4: return "tensor_fp4";
+  }
+  return "?";
+}
+
+bool is_tensor(kernel_type t) {
+  return t != kernel_type::fp32 && t != kernel_type::fp64 && t != kernel_type::integer;
+}
+
+const std::array<tensor_path, 8>& tensor_paths() {
+  static const std::array<tensor_path, 8> paths = {{
+      {kernel_type::tensor_fp16, counter::tensor_fp16, "tensor_fp16_gflops"},
+      {kernel_type::tensor_bf16, counter::tensor_bf16, "tensor_bf16_gflops"},
+      {kernel_type::tensor_tf32, counter::tensor_tf32, "tensor_tf32_gflops"},
+      {kernel_type::tensor_fp32, counter::tensor_fp32, "tensor_fp32_gflops"},
+      {kernel_type::tensor_fp64, counter::tensor_fp64, "tensor_fp64_gflops"},
+      {kernel_type::tensor_fp8, counter::tensor_fp8, "tensor_fp8_gflops"},
+      {kernel_type::tensor_int8, counter::tensor_int8, "tensor_int8_gops"},
+      {kernel_type::tensor_fp4, counter::tensor_fp4, "tensor_fp4_gflops"},
+  }};
+  return paths;
+}
+
+const tensor_path& tensor_path_of(kernel_type t) {
+  for (const auto& path : tensor_paths()) {
+    if (path.type == t) {
+      return path;
+    }
+  }
+  throw std::logic_error("tensor_path_of: " + std::string(to_string(t)) + " is no tensor type");
+}
+
+std::string_view to_string(bound_class b) {
+  return b == bound_class::memory ? "memory" : "compute";
+}
+
+std::string_view to_string(model_kind m) {
+  return m == model_kind::quantitative ? "quantitative" : "roofline";
+}
+
+namespace {
+// Counters are non-negative totals; a negative or non-finite one means a broken import.
+void check_count(double v, std::string_view what) {
+  if (!std::isfinite(v) || v < 0) {
+    std::ostringstream s;
+    s << "counter " << what << " is " << v << ", expected a finite count >= 0";
+    throw kernel_input_error(s.str());
+  }
+}
+} // namespace
+
+namespace {
+// Tensor work: the kernel is measured in its largest tensor precision when that outnumbers its
+// SIMT operations (a GEMM, attention); its SIMT work stays a roof term of its own.
+void add_tensor_work(kernel_params& k, const std::map<kernel_type, double>& tensor_ops) {
+  for (const auto& [type, ops] : tensor_ops) {
+    if (ops > 0) {
+      k.tensor_ops[type] = ops;
+    }
+  }
+  const auto dominant =
+      std::max_element(k.tensor_ops.begin(), k.tensor_ops.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (dominant != k.tensor_ops.end() && dominant->second >= k.W_simt) {
+    k.K_type = dominant->first;
+    k.W_comp = dominant->second;
+  }
+}
+} // namespace
+
+kernel_params derive_kernel_params(const model_counters& m) {
+  const std::pair<double, std::string_view> counts[] = {{m.M_fma32, "M_fma32"},
+                                                        {m.M_fma64, "M_fma64"},
+                                                        {m.M_ldst, "M_ldst"},
+                                                        {m.M_inst, "M_inst"},
+                                                        {m.M_fp32, "M_fp32"},
+                                                        {m.M_fp64, "M_fp64"},
+                                                        {m.M_int, "M_int"},
+                                                        {m.dram_read_bytes, "dram_read_bytes"},
+                                                        {m.dram_write_bytes, "dram_write_bytes"}};
+  for (const auto& [v, name] : counts) {
+    check_count(v, name);
+  }
+  for (const auto& [type, ops] : m.tensor_ops) {
+    check_count(ops, tensor_path_of(type).counter);
+  }
+  if (m.warp_size <= 0) {
+    throw kernel_input_error("warp size must be positive");
+  }
+
+  kernel_params k;
+  k.model = model_kind::quantitative;
+  double ops = 0; // I_ops: thread-level instructions of the kernel's type
+  double fma = 0;
+  if (m.M_fp64 > 0) {
+    k.K_type = kernel_type::fp64;
+    ops = m.M_fp64;
+    fma = m.M_fma64;
+  } else if (m.M_fp32 > 0) {
+    k.K_type = kernel_type::fp32;
+    ops = m.M_fp32;
+    fma = m.M_fma32;
+  } else {
+    k.K_type = kernel_type::integer;
+    ops = m.M_int;
+  }
+  // An FMA instruction does 2 operations, every other instruction 1.
+  k.W_comp = k.K_type == kernel_type::integer ? ops : ops + fma;
+  k.simt_type = k.K_type;
+  k.W_traf = m.dram_read_bytes + m.dram_write_bytes;
+  k.write_bytes = m.dram_write_bytes;
+  k.E_mix = k.K_type == kernel_type::integer ? 0.5 : (ops + fma) / (2 * ops);
+  k.I_ops = ops;
+  k.I_total = static_cast<double>(m.warp_size) * m.M_inst;
+
+  k.W_simt = k.W_comp;
+  add_tensor_work(k, m.tensor_ops);
+
+  if (k.W_comp <= 0) {
+    throw kernel_input_error("the kernel executes no operations of its type");
+  }
+  if (k.W_traf <= 0) {
+    throw kernel_input_error("the kernel moves no DRAM bytes; its intensity is undefined");
+  }
+  if (*k.I_total <= 0) {
+    throw kernel_input_error("the kernel executes no instructions (M_inst is 0)");
+  }
+  k.D_ops = ops / *k.I_total;
+  k.D_ldst = m.M_ldst / *k.I_total;
+  k.D_other = 1.0 - *k.D_ops - *k.D_ldst;
+  if (*k.D_other < -1e-9) {
+    std::ostringstream s;
+    s << "instruction mix is inconsistent: D_ops + D_ldst = " << (*k.D_ops + *k.D_ldst)
+      << " > 1 (thread-level counts exceed warp size x warp-level instructions; is the warp size "
+      << m.warp_size << " right?)";
+    throw kernel_input_error(s.str());
+  }
+  if (*k.D_other < 0) {
+    k.D_other = 0.0;
+  }
+  k.O_krn = k.W_comp / k.W_traf;
+  return k;
+}
+
+kernel_params declared_kernel_params(const declared_work& w) {
+  for (double v : {w.fp32_flops, w.fp64_flops, w.int_ops, w.bytes, w.working_set_bytes}) {
+    if (!std::isfinite(v) || v < 0) {
+      throw kernel_input_error("declared work must be finite and >= 0");
+    }
+  }
+  kernel_params k;
+  k.model = model_kind::roofline;
+  if (w.fp64_flops > 0) {
+    k.K_type = kernel_type::fp64;
+    k.W_comp = w.fp64_flops;
+  } else if (w.fp32_flops > 0) {
+    k.K_type = kernel_type::fp32;
+    k.W_comp = w.fp32_flops;
+  } else {
+    k.K_type = kernel_type::integer;
+    k.W_comp = w.int_ops;
+  }
+  k.simt_type = k.K_type;
+  k.W_simt = k.W_comp;
+  std::map<kernel_type, double> tensor_ops;
+  for (const auto& declared : w.tensor_ops) {
+    const std::string& name = declared.first; // a plain reference: the lambda captures it
+    const double ops = declared.second;
+    const auto* path = std::find_if(tensor_paths().begin(), tensor_paths().end(),
+                                    [&](const tensor_path& t) { return t.counter == name; });
+    if (path == tensor_paths().end()) {
+      throw kernel_input_error("declared tensor work '" + name + "' names no tensor precision");
+    }
+    if (!std::isfinite(ops) || ops < 0) {
+      throw kernel_input_error("declared work must be finite and >= 0");
+    }
+    tensor_ops[path->type] = ops;
+  }
+  add_tensor_work(k, tensor_ops);
+  if (k.W_comp <= 0) {
+    throw kernel_input_error("declared work has no operations");
+  }
+  if (w.bytes <= 0) {
+    throw kernel_input_error("declared work has no bytes; its intensity is undefined");
+  }
+  k.W_traf = w.bytes;
+  k.O_krn = k.W_comp / k.W_traf;
+  if (w.working_set_bytes > 0) {
+    k.working_set_bytes = w.working_set_bytes;
+  }
+  if (w.write_bytes) {
+    if (!std::isfinite(*w.write_bytes) || *w.write_bytes < 0 || *w.write_bytes > w.bytes) {
+      throw kernel_input_error("declared write bytes must be finite, >= 0 and at most the declared "
+                               "bytes (they are the written part of them)");
+    }
+    k.write_bytes = *w.write_bytes;
+  }
+  return k;
+}
+
+kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k) {
+  const std::string file = p.source_file.empty() ? "<profile>" : p.source_file;
+  const std::string where = "kernel '" + k.name + "'";
+  try {
+    if (k.work) {
+      return declared_kernel_params(*k.work);
+    }
+    if (p.format == profile_format::gbench_json) {
+      throw input_error(file, where,
+                        "declares no work: set the counters perfgate_bytes and one of "
+                        "perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
+                        "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE "
+                        "iteration (default counter flags)");
+    }
+    std::string missing;
+    for (auto name : counter::model_inputs) {
+      if (!k.counter(name)) {
+        missing += (missing.empty() ? "" : ", ") + p.native_name(name);
+      }
+    }
+    if (!missing.empty()) {
+      throw input_error(file, where, "lacks metrics the quantitative model needs: " + missing);
+    }
+    model_counters m;
+    m.M_fp32 = *k.counter(counter::inst_fp32);
+    m.M_fma32 = *k.counter(counter::inst_fp32_fma);
+    m.M_fp64 = *k.counter(counter::inst_fp64);
+    m.M_fma64 = *k.counter(counter::inst_fp64_fma);
+    m.M_int = *k.counter(counter::inst_integer);
+    m.M_ldst = *k.counter(counter::inst_ldst);
+    m.M_inst = *k.counter(counter::warp_inst_executed);
+    m.dram_read_bytes = *k.counter(counter::dram_read_bytes);
+    m.dram_write_bytes = *k.counter(counter::dram_write_bytes);
+    m.warp_size = p.warp_size;
+    std::string uncounted;
+    for (const auto& path : tensor_paths()) {
+      if (const auto ops = k.counter(path.counter)) {
+        m.tensor_ops[path.type] = *ops;
+      } else if (p.native_counter_names.count(path.counter) != 0) {
+        uncounted += (uncounted.empty() ? "" : ", ") + p.native_name(path.counter);
+      }
+    }
+    // Matrix instructions whose operations no counter measured: the kernel's work is unknown
+    // (the flops of one instruction depend on its shape), and a roof without it would be
+    // judged on the wrong work. Refuse, naming what to collect.
+    const double mma_inst = k.matrix_instructions(p.warp_size);
+    if (mma_inst > 0 && k.tensor_operations() <= 0) {
+      std::ostringstream s;
+      s << "executed " << std::fixed << std::setprecision(0) << mma_inst
+        << " matrix instructions on the tensor pipe (" << p.native_name(counter::tensor_inst)
+        << (k.counter(counter::inst_fp16_fma).value_or(0) > 0 ? " less its HFMA2 instructions" : "")
+        << ") but no counter in the profile measured their operations"
+        << (uncounted.empty() ? "" : "; collect " + uncounted)
+        << " (names vary by chip: `perfgate metrics --chip NAME`; the operations of one tensor "
+           "instruction depend on its shape, so they cannot be inferred)";
+      throw input_error(file, where, s.str());
+    }
+    kernel_params params = derive_kernel_params(m);
+    params.l2_bytes = k.counter(counter::l2_bytes);
+    params.shared_bytes = k.counter(counter::shared_bytes);
+    return params;
+  } catch (const kernel_input_error& e) {
+    throw input_error(file, where, e.what()); // anchored on the file and kernel it came from
+  }
+}
+
+namespace {
+// The peak of a kernel type on a scope (1e9 op/s). A tensor path the device lacks is no silent
+// fallback to another roof: the kernel cannot run there as profiled.
+double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
+  switch (t) {
+  case kernel_type::fp32: return scope.peaks.fp32_gflops;
+  case kernel_type::fp64: return scope.peaks.fp64_gflops;
+  case kernel_type::integer: return scope.peaks.int_mad_gops;
+  default: break;
+  }
+  const tensor_path& path = tensor_path_of(t);
+  const auto it = scope.extra.find(path.peak_key);
+  if (it == scope.extra.end()) {
+    throw usage_error("device '" + d.id + "' has no " + std::string(to_string(t)) +
+                      " path: no peak '" + std::string(path.peak_key) + "' in " + d.origin +
+                      " (the hardware lacks that precision, or the device file does not state "
+                      "its peak); predict the kernel on a device that has it");
+  }
+  return it->second;
+}
+} // namespace
+
+prediction predict(const kernel_params& k, const device& d, bool one_core) {
+  prediction p;
+  p.device = d.id;
+  const scope_peaks scope = peaks_of_scope(d, one_core);
+  p.one_core = scope.one_core;
+  const device_peaks& peak = scope.peaks;
+  p.T_op = peak_of(k.K_type, d, scope);
+  p.B_mem = peak.dram_gbs;
+  // The thesis's instruction-mix model prices SIMT instructions; a tensor kernel is held to the
+  // plain roofline of its tensor path.
+  if (k.model == model_kind::quantitative && !is_tensor(k.K_type)) {
+    // Costs relative to an FMA thread-instruction: T_SP/2 of them issue per second.
+    p.W_op = peak.fp32_gflops / p.T_op;
+    p.W_ldst = (peak.fp32_gflops / 2) / peak.ldst_ginst;
+    p.W_other = (peak.fp32_gflops / 2) / peak.int_add_gops;
+    p.C_op = *k.D_ops * *p.W_op;
+    p.C_ldst = *k.D_ldst * *p.W_ldst;
+    p.C_other = *k.D_other * *p.W_other;
+    p.E_instr = *p.C_op / (*p.C_op + *p.C_ldst + *p.C_other);
+    p.T_op_adj = *k.E_mix * *p.E_instr * p.T_op;
+  } else {
+    p.T_op_adj = p.T_op;
+  }
+  p.O_dev = p.T_op_adj / p.B_mem;
+  if (k.O_krn > p.O_dev) {
+    p.bound = bound_class::compute;
+    p.T_pred = p.T_op_adj;
+  } else {
+    p.bound = bound_class::memory;
+    p.T_pred = k.O_krn * p.B_mem;
+  }
+  p.predicted_time_s = k.W_comp / (p.T_pred * 1e9);
+  p.roof = roof_of(k, d, one_core);
+  return p;
+}
+
+namespace {
+roof_term term(std::string resource, double amount, double rate, std::string via = {}) {
+  return {std::move(resource), amount, rate, amount / (rate * 1e9), std::move(via)};
+}
+
+double time_of(const std::vector<roof_term>& terms, bool sum) {
+  double t = 0;
+  for (const auto& x : terms) {
+    t = sum ? t + x.time_s : std::max(t, x.time_s);
+  }
+  return t;
+}
+
+const roof_term& largest(const std::vector<roof_term>& terms) {
+  return *std::max_element(terms.begin(), terms.end(), [](const roof_term& a, const roof_term& b) {
+    return a.time_s < b.time_s;
+  });
+}
+} // namespace
+
+roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
+  const scope_peaks scope = peaks_of_scope(d, one_core);
+  const device_peaks& peak = scope.peaks;
+  const auto& extra = scope.extra; // a plain reference: lambdas capture it (clang 15)
+  const bool use_one_core = scope.one_core;
+  roof_bound r;
+  r.co_issue = d.co_issue;
+
+  // Compute: the kernel's SIMT type on its pipe, each op instruction at the FMA issue rate (T_op/2
+  // of them per second), so non-FMA work is priced by the instruction, not by the flop; each
+  // tensor precision at its own peak.
+  std::vector<roof_term> compute;
+  const std::string type(to_string(k.simt_type));
+  if (k.model == model_kind::quantitative && k.I_ops && k.I_total && k.D_ldst && k.D_other) {
+    if (*k.I_ops > 0) {
+      compute.push_back(term(type, *k.I_ops, peak_of(k.simt_type, d, scope) / 2));
+    }
+    const double ldst = *k.D_ldst * *k.I_total;
+    if (ldst > 0) {
+      compute.push_back(term("ldst", ldst, peak.ldst_ginst));
+    }
+    const double other = *k.D_other * *k.I_total;
+    if (other > 0) {
+      // Other instructions (integer, conversions, control) run at least at the integer-add
+      // rate, and at least at the FMA issue rate where integer lanes are fewer than FP32 ones.
+      compute.push_back(term("other", other, std::max(peak.int_add_gops, peak.fp32_gflops / 2)));
+    }
+  } else if (k.W_simt > 0) {
+    compute.push_back(term(type, k.W_simt, peak_of(k.simt_type, d, scope)));
+  }
+  for (const auto& [tensor_type, ops] : k.tensor_ops) {
+    compute.push_back(
+        term(std::string(to_string(tensor_type)), ops, peak_of(tensor_type, d, scope)));
+  }
+  const double t_compute = time_of(compute, !r.co_issue);
+
+  // Memory: DRAM at the best access pattern; on a CPU, at the best pattern of the kernel's
+  // read/write mix when it is known (a store there costs by its kind: write-allocate or
+  // non-temporal, and calibration measures every STREAM mix with both). GPUs keep the best
+  // pattern: on the H100, elementwise kernels (2 reads per write) streamed 5% above the
+  // time-shared read and copy patterns of their mix. Cache levels where the traffic through
+  // them is measured.
+  std::vector<roof_term> memory;
+  const std::optional<cache_level> level =
+      k.working_set_bytes ? cache_holding(d, *k.working_set_bytes, use_one_core) : std::nullopt;
+  const std::optional<dram_mix_roof> mix =
+      k.write_bytes && d.kind == "cpu"
+          ? dram_roof_for_mix(d, use_one_core, k.W_traf - *k.write_bytes, *k.write_bytes)
+          : std::nullopt;
+  if (level) {
+    memory.push_back(term(level->name, k.W_traf, level->gbs));
+  } else if (mix) {
+    memory.push_back(term("dram", k.W_traf, mix->gbs, mix->via));
+  } else {
+    memory.push_back(term("dram", k.W_traf, memory_roof_gbs(d, use_one_core)));
+  }
+  const auto cache = [&](const char* resource, const std::optional<double>& bytes,
+                         std::string_view peak_key) {
+    const auto rate = extra.find(peak_key);
+    if (bytes && *bytes > 0 && rate != extra.end() && !use_one_core) {
+      memory.push_back(term(resource, *bytes, rate->second));
+    }
+  };
+  cache("l2", k.l2_bytes, "l2_gbs");
+  cache("shared", k.shared_bytes, "shared_gbs");
+  const double t_memory = time_of(memory, false);
+
+  r.terms = compute;
+  r.terms.insert(r.terms.end(), memory.begin(), memory.end());
+  r.T_roof = k.W_comp / (t_compute * 1e9);
+  r.B_roof = k.W_traf / (t_memory * 1e9);
+  r.O_ridge = r.T_roof / r.B_roof;
+  if (t_compute > t_memory) {
+    r.bound = bound_class::compute;
+    r.time_s = t_compute;
+    r.limiter = r.co_issue || compute.size() == 1 ? largest(compute).resource : "issue";
+  } else {
+    r.bound = bound_class::memory;
+    r.time_s = t_memory;
+    r.limiter = largest(memory).resource;
+  }
+  return r;
+}
+
+std::string limiter_text(const roof_bound& r) {
+  for (const auto& t : r.terms) {
+    if (t.resource == r.limiter && !t.via.empty()) {
+      return r.limiter + " (" + t.via + ")";
+    }
+  }
+  return r.limiter;
+}
+
+double gated_time_s(const prediction& p) { return p.roof ? p.roof->time_s : p.predicted_time_s; }
+bound_class gated_bound(const prediction& p) { return p.roof ? p.roof->bound : p.bound; }
+double gated_ridge(const prediction& p) { return p.roof ? p.roof->O_ridge : p.O_dev; }
+
+namespace {
+// Issue rates are per-clock rates x the SM clock, so they follow it; DRAM runs on its own
+// clock, which the SM clock does not move.
+void scale_compute(device_peaks& p, double scale) {
+  for (double* v :
+       {&p.fp32_gflops, &p.fp64_gflops, &p.int_mad_gops, &p.int_add_gops, &p.ldst_ginst}) {
+    *v *= scale;
+  }
+}
+} // namespace
+
+device at_sm_clock(const device& d, double sm_clock_mhz) {
+  if (!d.sm_clock_mhz || !(*d.sm_clock_mhz > 0)) {
+    throw usage_error("device '" + d.id +
+                      "' does not say which SM clock its peaks hold at (sm_clock_mhz, "
+                      "boost_clock_mhz or clocks): its compute peaks cannot be scaled to "
+                      "another clock");
+  }
+  if (!std::isfinite(sm_clock_mhz) || !(sm_clock_mhz > 0)) {
+    std::ostringstream s;
+    s << "cannot scale device '" << d.id << "' to an SM clock of " << sm_clock_mhz
+      << " MHz: expected a clock > 0";
+    throw usage_error(s.str());
+  }
+  const double scale = sm_clock_mhz / *d.sm_clock_mhz;
+  device out = d;
+  scale_compute(out.peaks, scale);
+  if (out.one_core_peaks) {
+    scale_compute(*out.one_core_peaks, scale);
+  }
+  for (auto& [key, value] : out.extra_peaks) {
+    if (key.find("gbs") == std::string::npos) {
+      value *= scale;
+    }
+  }
+  out.sm_clock_mhz = sm_clock_mhz;
+  return out;
+}
+
+double prediction_error(double predicted_s, double measured_s) {
+  return (predicted_s - measured_s) / measured_s;
+}
+
+double utilization_factor(double measured_ref_s, double predicted_ref_s) {
+  return measured_ref_s / predicted_ref_s;
+}
+
+} // namespace perfgate

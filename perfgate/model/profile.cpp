@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/profile.hpp>
+#include <perfgate/version.hpp>
+
+#include "model/duration_json.hpp"
+#include "util/json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+std::string_view to_string(profile_format f) {
+  switch (f) {
+  case profile_format::detect: return "detect";
+  case profile_format::nvprof_csv: return "nvprof-csv";
+  case profile_format::ncu_csv_raw: return "ncu-csv-raw";
+  case profile_format::ncu_csv: return "ncu-csv";
+  case profile_format::perfgate_json: return profile_schema;
+  case profile_format::gbench_json: return "gbench-json";
+  case profile_format::rocprof_csv: return "rocprofv3-csv";
+  case profile_format::rocprof_wide_csv: return "rocprof-csv";
+  case profile_format::rocpd_db: return "rocpd";
+  case profile_format::cupti: return "cupti";
+  }
+  return "?";
+}
+
+duration_stats duration_stats::from_samples(std::vector<double> samples_s) {
+  duration_stats s;
+  if (samples_s.empty()) {
+    return s;
+  }
+  s.samples_s = samples_s;
+  std::sort(samples_s.begin(), samples_s.end());
+  const auto n = samples_s.size();
+  s.samples = n;
+  s.total_s = std::accumulate(samples_s.begin(), samples_s.end(), 0.0);
+  s.mean_s = s.total_s / static_cast<double>(n);
+  s.min_s = samples_s.front();
+  s.max_s = samples_s.back();
+  s.median_s = n % 2 == 1 ? samples_s[n / 2] : (samples_s[n / 2 - 1] + samples_s[n / 2]) / 2;
+  double sq = 0;
+  for (double v : samples_s) {
+    sq += (v - s.mean_s) * (v - s.mean_s);
+  }
+  s.stddev_s = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0.0;
+  return s;
+}
+
+std::optional<double> kernel_profile::counter(std::string_view canonical) const {
+  if (const auto it = counters.find(canonical); it != counters.end()) {
+    return it->second;
+  }
+  return std::nullopt;
+}
+
+double kernel_profile::matrix_instructions(int warp_size) const {
+  // GA100 and GH100 count SIMT HFMA2 on the tensor pipe: at least inst_fp16_fma / warp size of
+  // its warp instructions are those (all of them in the H100 captures' RNG, softmax and
+  // reduction kernels), so only the rest can be matrix instructions.
+  const double tensor = counter(counter::tensor_inst).value_or(0);
+  const double hfma = counter(counter::inst_fp16_fma).value_or(0);
+  return std::max(0.0, tensor - (warp_size > 0 ? hfma / warp_size : 0.0));
+}
+
+double kernel_profile::tensor_operations() const {
+  double sum = 0;
+  for (auto op : counter::tensor_ops) {
+    sum += counter(op).value_or(0);
+  }
+  return sum;
+}
+
+std::string profile::native_name(std::string_view canonical) const {
+  if (const auto it = native_counter_names.find(canonical); it != native_counter_names.end()) {
+    return it->second;
+  }
+  return std::string(canonical);
+}
+
+std::string profile_to_json(const profile& p) {
+  json j;
+  j["schema"] = profile_schema;
+  j["source"] = {{"format", to_string(p.format)}, {"file", p.source_file}};
+  j["device"] = {{"name", p.device_name}, {"warp_size", p.warp_size}};
+  if (!p.native_counter_names.empty()) {
+    j["native_counter_names"] = p.native_counter_names;
+  }
+  json kernels = json::array();
+  for (const auto& k : p.kernels) {
+    json jk;
+    jk["name"] = k.name;
+    jk["invocations"] = k.invocations;
+    jk["counters"] = json::object();
+    for (const auto& [name, value] : k.counters) {
+      jk["counters"][name] = value;
+    }
+    if (k.launch) {
+      jk["launch"] = {{"grid", k.launch->grid}, {"block", k.launch->block}};
+    }
+    if (k.duration) {
+      const auto& d = *k.duration;
+      jk["duration"] = detail::duration_stats_json(d);
+      jk["duration"]["total_s"] = d.total_s;
+    }
+    if (k.time_s) {
+      jk["time_s"] = *k.time_s;
+    }
+    if (k.threads > 0) {
+      jk["threads"] = k.threads;
+    }
+    if (k.work) {
+      jk["declared_work"] = {{"fp32_flops", k.work->fp32_flops},
+                             {"fp64_flops", k.work->fp64_flops},
+                             {"int_ops", k.work->int_ops},
+                             {"bytes", k.work->bytes}};
+      if (k.work->working_set_bytes > 0) {
+        jk["declared_work"]["working_set_bytes"] = k.work->working_set_bytes;
+      }
+      if (k.work->write_bytes) {
+        jk["declared_work"]["write_bytes"] = *k.work->write_bytes;
+      }
+      if (!k.work->tensor_ops.empty()) {
+        jk["declared_work"]["tensor_ops"] = k.work->tensor_ops;
+      }
+    }
+    if (k.sm_clock_mhz) {
+      jk["sm_clock_mhz"] = *k.sm_clock_mhz;
+    }
+    if (!k.clock_limits.empty()) {
+      jk["clock_limits"] = k.clock_limits;
+    }
+    kernels.push_back(std::move(jk));
+  }
+  j["kernels"] = std::move(kernels);
+  return j.dump(2) + "\n";
+}
+
+profile profile_from_json(std::string_view text, const std::string& file) {
+  const json doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  (void)root.schema({profile_schema});
+  profile p;
+  p.format = profile_format::perfgate_json;
+  p.source_file = file;
+  if (root.has("device")) {
+    const auto dev = root.object("device");
+    p.device_name = dev.string_or("name", "");
+    if (dev.has("warp_size")) {
+      const auto w = dev.count("warp_size");
+      if (w == 0 || w > 1024) {
+        dev.fail("warp_size", "expected a warp size between 1 and 1024");
+      }
+      p.warp_size = static_cast<int>(w);
+    }
+  }
+  if (root.has("native_counter_names")) {
+    const auto names = root.object("native_counter_names");
+    for (const auto& [canonical, native] : names.raw().items()) {
+      p.native_counter_names[canonical] = names.string(canonical);
+    }
+  }
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto jk = root.element(kernels[i], i, "kernels");
+    kernel_profile k;
+    k.name = jk.string("name");
+    if (k.name.empty()) {
+      jk.fail("name", "expected a non-empty kernel name");
+    }
+    k.invocations = jk.has("invocations") ? jk.count("invocations") : 1;
+    if (k.invocations == 0) {
+      jk.fail("invocations", "expected at least 1 invocation");
+    }
+    if (jk.has("counters")) {
+      const auto counters = jk.object("counters");
+      for (const auto& [name, value] : counters.raw().items()) {
+        k.counters[name] = counters.non_negative(name);
+      }
+    }
+    if (jk.has("launch")) {
+      const auto launch = jk.object("launch");
+      k.launch = launch_config{launch.dim3("grid"), launch.dim3("block")};
+    }
+    if (jk.has("duration")) {
+      const auto d = jk.object("duration");
+      k.duration = detail::read_duration_stats(d, detail::stats_fields::required);
+      k.duration->total_s = d.positive("total_s");
+    }
+    if (jk.has("time_s")) {
+      k.time_s = jk.positive("time_s");
+    }
+    if (jk.has("threads")) {
+      k.threads = jk.count("threads");
+    }
+    if (jk.has("declared_work")) {
+      const auto w = jk.object("declared_work");
+      k.work =
+          declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
+                        w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
+                        w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
+                        w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
+      if (w.has("write_bytes")) {
+        k.work->write_bytes = w.non_negative("write_bytes");
+        if (*k.work->write_bytes > k.work->bytes) {
+          w.fail("write_bytes", "expected the written part of bytes, at most bytes");
+        }
+      }
+      if (w.has("tensor_ops")) {
+        const auto ops = w.object("tensor_ops");
+        const auto& known = counter::tensor_ops;
+        for (const auto& item : ops.raw().items()) {
+          if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
+            ops.fail(item.key(), "names no tensor precision (expected tensor_fp16_ops, "
+                                 "tensor_bf16_ops, ... tensor_fp4_ops)");
+          }
+          k.work->tensor_ops[item.key()] = ops.non_negative(item.key());
+        }
+      }
+    }
+    if (jk.has("sm_clock_mhz")) {
+      k.sm_clock_mhz = jk.positive("sm_clock_mhz");
+    }
+    if (jk.has("clock_limits")) {
+      k.clock_limits = jk.strings("clock_limits");
+    }
+    p.kernels.push_back(std::move(k));
+  }
+  return p;
+}
+
+} // namespace perfgate

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/report.hpp>
+
+#include "util/strings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <exception>
+#include <regex>
+
+namespace perfgate {
+
+std::string_view to_string(verdict_status s) {
+  switch (s) {
+  case verdict_status::pass: return "pass";
+  case verdict_status::fail: return "fail";
+  case verdict_status::warn: return "warn";
+  case verdict_status::skip: return "skip";
+  }
+  return "?";
+}
+
+const device* report::find_device(std::string_view id) const {
+  for (const auto& d : devices) {
+    if (d.id == id) {
+      return &d;
+    }
+  }
+  return nullptr;
+}
+
+namespace {
+// Clock readings (sampled, rounded to MHz, the datasheet's boost clock vs the one the driver
+// reports) differ by a few MHz with nothing throttled; under this a scale would only add noise.
+constexpr double clock_tolerance = 0.005;
+
+// The kernel on the local device at the SM clock it ran at, when that clock is known and
+// differs from the one the device's peaks hold at.
+prediction predict_local(const kernel_params& params, const kernel_profile& k, const device& d,
+                         bool one_core) {
+  if (k.sm_clock_mhz && d.sm_clock_mhz) {
+    const double scale = *k.sm_clock_mhz / *d.sm_clock_mhz;
+    if (std::fabs(scale - 1.0) > clock_tolerance) {
+      prediction q = predict(params, at_sm_clock(d, *k.sm_clock_mhz), one_core);
+      q.clock_scale = scale;
+      return q;
+    }
+  }
+  return predict(params, d, one_core);
+}
+} // namespace
+
+namespace {
+// Tokens of a device name: lower-case runs of letters and digits ("gtx", "480").
+std::vector<std::string> tokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (const char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!cur.empty()) {
+      out.push_back(cur);
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) {
+    out.push_back(cur);
+  }
+  return out;
+}
+
+bool contains_run(const std::vector<std::string>& hay, const std::vector<std::string>& needle) {
+  return !needle.empty() &&
+         std::search(hay.begin(), hay.end(), needle.begin(), needle.end()) != hay.end();
+}
+
+} // namespace
+
+std::string local_device_named(std::string_view profile_device,
+                               const std::vector<device>& devices) {
+  if (profile_device.empty()) {
+    return "";
+  }
+  // nvprof appends the device number: "GeForce GTX 480 (0)".
+  std::string_view named = profile_device;
+  if (const auto open = named.rfind(" (");
+      open != std::string_view::npos && named.back() == ')' && named.size() > open + 3 &&
+      std::all_of(named.begin() + static_cast<std::ptrdiff_t>(open) + 2, named.end() - 1,
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    named = named.substr(0, open);
+  }
+  const auto where = tokens(named);
+  for (const auto& d : devices) {
+    if (contains_run(where, tokens(d.id)) || contains_run(tokens(d.name), where)) {
+      return d.id;
+    }
+  }
+  return "";
+}
+
+report predict_report(const profile& p, const std::vector<device>& devices,
+                      const std::string& kernel_regex, bool scale_local_clock) {
+  std::regex selector;
+  try {
+    selector = std::regex(kernel_regex, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error("kernel_regex",
+                      "'" + kernel_regex + "' is not a valid regular expression: " + e.what());
+  }
+  if (devices.empty()) {
+    throw usage_error("devices", "no device to predict for: give at least one");
+  }
+  report r;
+  r.profile_file = p.source_file;
+  r.profile_format = to_string(p.format);
+  r.profile_device = p.device_name;
+  r.profile_warp_size = p.warp_size;
+  r.devices = devices;
+  r.local_device =
+      scale_local_clock ? devices.front().id : local_device_named(p.device_name, devices);
+  std::exception_ptr first_skip; // the first kernel that cannot be judged, and why
+  std::size_t predicted = 0;
+  for (const auto& k : p.kernels) {
+    if (!kernel_regex.empty() && !std::regex_search(k.name, selector)) {
+      continue;
+    }
+    kernel_report kr;
+    kr.name = detail::valid_utf8(k.name); // a report and its baselines are JSON: UTF-8 only
+    kr.invocations = k.invocations;
+    if (k.time_s) {
+      measurement m;
+      m.time_s = *k.time_s;
+      m.stats = k.duration.value_or(duration_stats{});
+      m.sm_clock_mhz = k.sm_clock_mhz;
+      m.clock_limits = k.clock_limits;
+      kr.measured = std::move(m);
+    }
+    try {
+      kr.params = kernel_params_from_profile(p, k);
+    } catch (const input_error& e) {
+      if (!first_skip) {
+        first_skip = std::current_exception();
+      }
+      kr.skip_reason = e.detail();
+      kr.result.status = verdict_status::skip;
+      kr.result.reasons.push_back("cannot be judged: " + kr.skip_reason);
+      r.kernels.push_back(std::move(kr));
+      continue;
+    }
+    ++predicted;
+    const bool one_core = k.threads == 1;
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+      try {
+        kr.predictions.push_back(i == 0 && scale_local_clock
+                                     ? predict_local(kr.params, k, devices[i], one_core)
+                                     : predict(kr.params, devices[i], one_core));
+      } catch (const usage_error& e) { // a device without the kernel's tensor path
+        throw usage_error("kernel '" + kr.name + "': " + e.what());
+      }
+    }
+    kr.result.status = verdict_status::skip;
+    kr.result.reasons.push_back("prediction only: no gate applied");
+    r.kernels.push_back(std::move(kr));
+  }
+  if (r.kernels.empty()) {
+    // The first few names, enough to spot a wrong regex; a profile may hold thousands.
+    constexpr std::size_t shown = 20;
+    std::string names;
+    for (std::size_t i = 0; i < p.kernels.size() && i < shown; ++i) {
+      names += "\n  " + detail::valid_utf8(p.kernels[i].name);
+    }
+    if (p.kernels.size() > shown) {
+      names += "\n  ... and " + std::to_string(p.kernels.size() - shown) + " more";
+    }
+    if (kernel_regex.empty()) {
+      throw usage_error("the profile " + p.source_file + " holds no kernels");
+    }
+    throw usage_error("kernel_regex",
+                      "'" + kernel_regex + "' matches no kernel of " + p.source_file + "; its " +
+                          std::to_string(p.kernels.size()) + " kernels are:" + names);
+  }
+  if (predicted == 0 && first_skip) {
+    std::rethrow_exception(first_skip); // nothing left to judge: the error, not a silent pass
+  }
+  return r;
+}
+
+} // namespace perfgate

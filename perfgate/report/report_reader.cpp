@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reads `perfgate-report/2` back (every field json_writer.cpp writes), and version 1, which has
+// no roofs.
+#include <perfgate/error.hpp>
+#include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
+
+#include "model/duration_json.hpp"
+#include "report/prediction_fields.hpp"
+#include "util/json_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+namespace {
+using detail::json_fields;
+
+std::optional<double> optional_number(const json_fields& f, std::string_view key) {
+  return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
+}
+
+// A kernel type by its report name ("fp32", "int", "tensor_bf16"); SIMT types only unless
+// `tensor`.
+kernel_type read_type(const json_fields& f, std::string_view key, const std::string& value,
+                      bool tensor) {
+  std::string names;
+  for (auto t : {kernel_type::fp32, kernel_type::fp64, kernel_type::integer}) {
+    if (value == to_string(t)) {
+      return t;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(to_string(t));
+  }
+  for (const auto& path : tensor_paths()) {
+    if (tensor && value == to_string(path.type)) {
+      return path.type;
+    }
+    names += tensor ? ", " + std::string(to_string(path.type)) : "";
+  }
+  f.fail(key, "unknown value \"" + value + "\", expected one of: " + names);
+}
+
+kernel_params read_params(const json_fields& f) {
+  kernel_params k;
+  k.model = f.one_of("model", {model_kind::quantitative, model_kind::roofline});
+  k.K_type = read_type(f, "K_type", f.string("K_type"), true);
+  k.simt_type =
+      f.has("simt_type") ? read_type(f, "simt_type", f.string("simt_type"), false) : k.K_type;
+  if (is_tensor(k.simt_type)) {
+    f.fail("simt_type", "missing: a tensor K_type needs the type of its SIMT instructions");
+  }
+  if (f.has("tensor_ops")) {
+    const json_fields ops = f.object("tensor_ops");
+    for (const auto& item : ops.raw().items()) {
+      k.tensor_ops[read_type(ops, item.key(), item.key(), true)] = ops.positive(item.key());
+    }
+  }
+  k.W_comp = f.non_negative("W_comp");
+  k.W_simt = is_tensor(k.K_type) ? 0.0 : k.W_comp; // not in reports: only a roof would use it
+  k.W_traf = f.non_negative("W_traf");
+  k.O_krn = f.non_negative("O_krn");
+  k.E_mix = optional_number(f, "E_mix");
+  k.D_ops = optional_number(f, "D_ops");
+  k.D_ldst = optional_number(f, "D_ldst");
+  k.D_other = optional_number(f, "D_other");
+  return k;
+}
+
+roof_bound read_roof(const json_fields& f) {
+  roof_bound r;
+  r.time_s = f.positive("time_s");
+  r.limiter = f.string("limiter");
+  r.bound = f.one_of("bound", {bound_class::memory, bound_class::compute});
+  r.T_roof = f.non_negative("T_roof");
+  r.B_roof = f.non_negative("B_roof");
+  r.O_ridge = f.non_negative("O_ridge");
+  if (f.has("co_issue")) {
+    if (!f.raw().at("co_issue").is_boolean()) {
+      f.fail("co_issue", "expected true or false");
+    }
+    r.co_issue = f.raw().at("co_issue").get<bool>();
+  }
+  if (f.has("terms")) {
+    const auto& terms = f.array("terms");
+    for (std::size_t i = 0; i < terms.size(); ++i) {
+      const auto t = f.element(terms[i], i, "terms");
+      r.terms.push_back({t.string("resource"), t.non_negative("amount"), t.positive("rate"),
+                         t.non_negative("time_s"), t.string_or("via", "")});
+    }
+  }
+  return r;
+}
+
+prediction read_prediction(const json_fields& f, bool with_roof) {
+  prediction p;
+  p.device = f.string("device");
+  p.one_core = f.string_or("peaks", "all") == "one_core";
+  p.T_op = f.non_negative("T_op");
+  for (const auto& [key, member] : detail::optional_prediction_terms) {
+    p.*member = optional_number(f, key);
+  }
+  p.T_op_adj = f.non_negative("T_op_adj");
+  p.B_mem = f.has("B_mem") ? f.non_negative("B_mem") : 0;
+  p.O_dev = f.non_negative("O_dev");
+  p.bound = f.one_of("bound", {bound_class::memory, bound_class::compute});
+  p.T_pred = f.non_negative("T_pred");
+  p.predicted_time_s = f.non_negative("predicted_time_s");
+  if (with_roof) {
+    p.roof = read_roof(f.object("roof"));
+  }
+  if (f.has("clock_scale")) {
+    p.clock_scale = f.positive("clock_scale");
+  }
+  return p;
+}
+} // namespace
+
+report report_from_json(std::string_view text, const std::string& file) {
+  const nlohmann::json doc = json_fields::parse(text, file);
+  const json_fields root(doc, file, "");
+  const std::string schema = root.schema({report_schema, report_schema_v1});
+  report r;
+  r.schema_version = schema == report_schema ? 2 : 1;
+  if (root.has("meta")) {
+    const auto meta = root.object("meta");
+    r.meta.perfgate_version = meta.string_or("perfgate_version", "");
+    r.meta.command = meta.string_or("command", "");
+    r.meta.timestamp = meta.string_or("timestamp", "");
+    r.meta.host = meta.string_or("host", "");
+    if (meta.has("argv")) {
+      for (const auto& a : meta.array("argv")) {
+        r.meta.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+      }
+    }
+  }
+  if (root.has("profile")) {
+    const auto prof = root.object("profile");
+    r.profile_file = prof.string_or("file", "");
+    r.profile_format = prof.string_or("format", "");
+    r.profile_device = prof.string_or("device", "");
+    r.profile_warp_size = static_cast<int>(prof.has("warp_size") ? prof.count("warp_size") : 32);
+    if (prof.has("local_device")) {
+      r.local_device = prof.string("local_device");
+    }
+  }
+  const auto& devices = root.array("devices");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    const auto d = root.element(devices[i], i, "devices");
+    device dev;
+    dev.id = d.string("id");
+    dev.name = d.string_or("name", dev.id);
+    dev.vendor = d.string_or("vendor", "");
+    dev.source = d.string_or("source", "");
+    dev.origin = d.string_or("origin", "");
+    if (d.has("peaks")) {
+      const auto pk = d.object("peaks");
+      dev.peaks = {pk.non_negative("fp32_gflops"),  pk.non_negative("fp64_gflops"),
+                   pk.non_negative("int_mad_gops"), pk.non_negative("int_add_gops"),
+                   pk.non_negative("ldst_ginst"),   pk.non_negative("dram_gbs")};
+      if (pk.has("dram_roof_gbs")) {
+        dev.peaks.dram_roof_gbs = pk.positive("dram_roof_gbs");
+      }
+    }
+    r.devices.push_back(std::move(dev));
+  }
+  if (!root.has("profile") || !root.object("profile").raw().contains("local_device")) {
+    r.local_device = local_device_named(r.profile_device, r.devices); // before perfgate 0.2
+  } else if (!r.local_device.empty() && r.find_device(r.local_device) == nullptr) {
+    root.object("profile").fail("local_device", "expected the id of one of the report's "
+                                                "devices, found \"" +
+                                                    r.local_device + "\"");
+  }
+  const auto& kernels = root.array("kernels");
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto k = root.element(kernels[i], i, "kernels");
+    kernel_report kr;
+    kr.name = k.string("name");
+    kr.invocations = k.has("invocations") ? k.count("invocations") : 1;
+    if (k.has("skip_reason")) {
+      kr.skip_reason = k.string("skip_reason");
+      if (!k.raw().contains("params") || !k.raw().at("params").is_null() ||
+          !k.array("predictions").empty()) {
+        k.fail("params", "a kernel with a skip_reason was not predicted: expected params null "
+                         "and no predictions");
+      }
+    } else {
+      kr.params = read_params(k.object("params"));
+    }
+    if (k.has("measured")) {
+      const auto m = k.object("measured");
+      measurement meas;
+      meas.time_s = m.positive("time_s");
+      meas.stats = detail::read_duration_stats(m, detail::stats_fields::optional);
+      if (m.has("sm_clock_mhz")) {
+        meas.sm_clock_mhz = m.positive("sm_clock_mhz");
+      }
+      if (m.has("clock_limits")) {
+        meas.clock_limits = m.strings("clock_limits");
+      }
+      kr.measured = meas;
+    }
+    const auto& preds = k.array("predictions");
+    for (std::size_t j = 0; j < preds.size(); ++j) {
+      kr.predictions.push_back(
+          read_prediction(k.element(preds[j], j, "predictions"), r.schema_version >= 2));
+    }
+    const auto v = k.object("verdict");
+    kr.result.status = v.one_of("status", {verdict_status::pass, verdict_status::fail,
+                                           verdict_status::warn, verdict_status::skip});
+    for (const auto& reason : v.array("reasons")) {
+      kr.result.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+    }
+    kr.result.efficiency = optional_number(v, "efficiency");
+    kr.result.baseline_efficiency = optional_number(v, "baseline_efficiency");
+    kr.result.device = v.string_or("device", "");
+    kr.origin = k.string_or("origin", "");
+    r.kernels.push_back(std::move(kr));
+  }
+  return r;
+}
+
+} // namespace perfgate

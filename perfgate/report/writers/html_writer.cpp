@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// One self-contained HTML page: the verdicts, then the roofline of every device and the
+// quadrant-split view of every kernel, inline SVG (no scripts, no external files).
+#include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
+
+#include "report/writers/prediction_table.hpp"
+#include "report/writers/svg_writer.hpp"
+#include "util/number_format.hpp"
+#include "util/table.hpp"
+
+namespace perfgate {
+
+namespace {
+// Inline SVG in HTML takes no XML declaration.
+std::string inline_svg(std::string svg) {
+  if (svg.rfind("<?xml", 0) == 0) {
+    svg.erase(0, svg.find('\n') + 1);
+  }
+  return svg;
+}
+} // namespace
+
+std::string report_to_html(const report& r) {
+  using namespace detail;
+  table verdicts;
+  verdicts.header = {"verdict", "kernel", "device", "measured", "efficiency", "why"};
+  verdicts.right_aligned = {false, false, false, true, true, false};
+  for (const auto& k : r.kernels) {
+    verdicts.rows.push_back({std::string(to_string(k.result.status)), k.name, k.result.device,
+                             k.measured ? duration(k.measured->time_s) : "-",
+                             k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
+                             k.result.reasons.empty() ? "" : k.result.reasons.front()});
+  }
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>perfgate report</title>\n<style>\n"
+      "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;"
+      "margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;"
+      "font-size:14px}td.num{text-align:right;font-variant-numeric:tabular-nums}"
+      "th{background:#f3f3f3}h2{margin-top:2em}figure{margin:1em 0}\n"
+      "</style>\n</head>\n<body>\n<h1>perfgate report</h1>\n";
+  out += "<p>Profile <code>" + html_escape(r.profile_file) + "</code> (" +
+         html_escape(r.profile_format) +
+         "). Roof = the speed-of-light time on a device (no correct run is faster); "
+         "efficiency = roof / measured; predicted = the model's time; rates in 1e9/s.</p>\n";
+  out += "<h2>Verdicts</h2>\n" + render_html(verdicts);
+  for (const auto& k : r.kernels) {
+    out += "<h3><code>" + html_escape(k.name) + "</code></h3>\n<p>" +
+           html_escape(kernel_summary(k)) + "</p>\n" +
+           (k.predictions.empty() ? "" : render_html(prediction_table(k, r.devices)));
+  }
+  out += "<h2>Roofline per device</h2>\n";
+  for (std::size_t d = 0; d < r.devices.size(); ++d) {
+    out += "<figure>\n" + inline_svg(roofline_svg(r, d)) + "</figure>\n";
+  }
+  out += "<h2>Quadrant-split view per kernel</h2>\n";
+  // One chart per kernel, as many as the roofline draws: a page of thousands is unusable.
+  const auto drawn = kernels_to_draw(r, k_max_roofline_kernels);
+  for (const std::size_t k : drawn) {
+    out += "<figure>\n" + inline_svg(quadrant_svg(r, k)) + "</figure>\n";
+  }
+  if (const std::string more = kernels_left_out(r, drawn); !more.empty()) {
+    out += "<p>" + html_escape(more) +
+           "; <code>perfgate report --format svg --chart quadrant --kernel REGEX</code> draws "
+           "any of them.</p>\n";
+  }
+  return out + "</body>\n</html>\n";
+}
+
+} // namespace perfgate

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// `perfgate-report/2` JSON. Field names are a contract (DESIGN.md): add, never rename.
+#include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
+#include <perfgate/writers.hpp>
+
+#include "model/duration_json.hpp"
+#include "report/prediction_fields.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace perfgate {
+
+using nlohmann::json;
+
+namespace {
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+json params_json(const kernel_params& k) {
+  json j = {{"model", to_string(k.model)},
+            {"K_type", to_string(k.K_type)},
+            {"W_comp", k.W_comp},
+            {"W_traf", k.W_traf},
+            {"E_mix", optional_number(k.E_mix)},
+            {"D_ops", optional_number(k.D_ops)},
+            {"D_ldst", optional_number(k.D_ldst)},
+            {"D_other", optional_number(k.D_other)},
+            {"O_krn", k.O_krn}};
+  if (k.simt_type != k.K_type) {
+    j["simt_type"] = to_string(k.simt_type);
+  }
+  if (!k.tensor_ops.empty()) {
+    json ops = json::object();
+    for (const auto& [type, n] : k.tensor_ops) {
+      ops[std::string(to_string(type))] = n;
+    }
+    j["tensor_ops"] = std::move(ops);
+  }
+  return j;
+}
+
+json roof_json(const roof_bound& r) {
+  json terms = json::array();
+  for (const auto& t : r.terms) {
+    json term = {
+        {"resource", t.resource}, {"amount", t.amount}, {"rate", t.rate}, {"time_s", t.time_s}};
+    if (!t.via.empty()) {
+      term["via"] = t.via;
+    }
+    terms.push_back(std::move(term));
+  }
+  return {{"time_s", r.time_s},     {"limiter", r.limiter}, {"bound", to_string(r.bound)},
+          {"T_roof", r.T_roof},     {"B_roof", r.B_roof},   {"O_ridge", r.O_ridge},
+          {"co_issue", r.co_issue}, {"terms", terms}};
+}
+
+json prediction_json(const prediction& p) {
+  json j = {{"device", p.device},
+            {"peaks", p.one_core ? "one_core" : "all"},
+            {"T_op", p.T_op},
+            {"T_op_adj", p.T_op_adj},
+            {"B_mem", p.B_mem},
+            {"O_dev", p.O_dev},
+            {"bound", to_string(p.bound)},
+            {"T_pred", p.T_pred},
+            {"predicted_time_s", p.predicted_time_s}};
+  for (const auto& [key, member] : detail::optional_prediction_terms) {
+    j[std::string(key)] = optional_number(p.*member);
+  }
+  if (p.roof) {
+    j["roof"] = roof_json(*p.roof);
+  }
+  if (p.clock_scale) {
+    j["clock_scale"] = *p.clock_scale;
+  }
+  return j;
+}
+
+json measured_json(const std::optional<measurement>& m) {
+  if (!m) {
+    return nullptr;
+  }
+  const auto& s = m->stats;
+  json j = detail::duration_stats_json(s);
+  j["time_s"] = m->time_s;
+  if (m->sm_clock_mhz) {
+    j["sm_clock_mhz"] = *m->sm_clock_mhz;
+  }
+  if (!m->clock_limits.empty()) {
+    j["clock_limits"] = m->clock_limits;
+  }
+  return j;
+}
+
+json device_json(const device& d) {
+  json peaks = {{"fp32_gflops", d.peaks.fp32_gflops},   {"fp64_gflops", d.peaks.fp64_gflops},
+                {"int_mad_gops", d.peaks.int_mad_gops}, {"int_add_gops", d.peaks.int_add_gops},
+                {"ldst_ginst", d.peaks.ldst_ginst},     {"dram_gbs", d.peaks.dram_gbs}};
+  if (d.peaks.dram_roof_gbs > 0) {
+    peaks["dram_roof_gbs"] = d.peaks.dram_roof_gbs;
+  }
+  return {{"id", d.id},         {"name", d.name},     {"vendor", d.vendor},
+          {"source", d.source}, {"origin", d.origin}, {"peaks", peaks}};
+}
+} // namespace
+
+std::string report_to_json(const report& r) {
+  json j;
+  j["schema"] = report_schema;
+  j["meta"] = {{"perfgate_version", r.meta.perfgate_version},
+               {"command", r.meta.command},
+               {"argv", r.meta.argv},
+               {"timestamp", r.meta.timestamp},
+               {"host", r.meta.host}};
+  j["profile"] = {{"file", r.profile_file},
+                  {"format", r.profile_format},
+                  {"device", r.profile_device},
+                  {"local_device", r.local_device.empty() ? json(nullptr) : json(r.local_device)},
+                  {"warp_size", r.profile_warp_size}};
+  j["devices"] = json::array();
+  for (const auto& d : r.devices) {
+    j["devices"].push_back(device_json(d));
+  }
+  j["kernels"] = json::array();
+  for (const auto& k : r.kernels) {
+    json jk;
+    jk["name"] = k.name;
+    jk["invocations"] = k.invocations;
+    if (k.skip_reason.empty()) {
+      jk["params"] = params_json(k.params);
+    } else {
+      jk["skip_reason"] = k.skip_reason;
+      jk["params"] = nullptr; // its counters could not feed the model
+    }
+    jk["measured"] = measured_json(k.measured);
+    jk["predictions"] = json::array();
+    for (const auto& p : k.predictions) {
+      jk["predictions"].push_back(prediction_json(p));
+    }
+    jk["verdict"] = {{"status", to_string(k.result.status)},
+                     {"reasons", k.result.reasons},
+                     {"efficiency", optional_number(k.result.efficiency)}};
+    if (!k.result.device.empty()) {
+      jk["verdict"]["device"] = k.result.device;
+    }
+    if (k.result.baseline_efficiency) {
+      jk["verdict"]["baseline_efficiency"] = *k.result.baseline_efficiency;
+    }
+    if (!k.origin.empty()) {
+      jk["origin"] = k.origin;
+    }
+    j["kernels"].push_back(std::move(jk));
+  }
+  // Names and arguments come from programs and profilers: bytes that are not UTF-8 become
+  // U+FFFD rather than an exception that would lose the verdict.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+} // namespace perfgate

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: Apache-2.0
+// The per-kernel content that the text and Markdown writers both show.
+#pragma once
+
+#include <perfgate/report.hpp>
+
+#include "util/table.hpp"
+
+#include <string>
+#include <vector>
+
+namespace perfgate::detail {
+/// "fp64, quantitative model: W_comp 1.007 G op, W_traf 3.335 GB, O_krn 0.302 op/B, E_mix ..."
+[[nodiscard]] std::string kernel_summary(const kernel_report& k);
+/// A row per device: peaks, the adjusted roof, the class and the predicted time.
+[[nodiscard]] table prediction_table(const kernel_report& k, const std::vector<device>& devices);
+} // namespace perfgate::detail

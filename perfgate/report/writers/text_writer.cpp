@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The terminal view of a report: a block per kernel, a row per device.
+#include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
+
+#include "report/writers/prediction_table.hpp"
+#include "util/number_format.hpp"
+#include "util/table.hpp"
+
+namespace perfgate {
+
+namespace {
+std::string clock_limits_list(const measurement& m) {
+  std::string s;
+  for (const auto& why : m.clock_limits) {
+    s += (s.empty() ? "" : ", ") + why;
+  }
+  return s;
+}
+} // namespace
+
+std::string report_to_text(const report& r) {
+  using namespace detail;
+  std::string out;
+  out += "profile: " + r.profile_file + " (" + r.profile_format;
+  if (!r.profile_device.empty()) {
+    out += ", taken on " + r.profile_device;
+  }
+  out += ", warp size " + std::to_string(r.profile_warp_size) + ")\n";
+  for (const auto& k : r.kernels) {
+    out += "\nkernel " + k.name + "\n";
+    out += "  " + kernel_summary(k) + "\n";
+    if (k.measured) {
+      out += "  measured on the profiled GPU: " + duration(k.measured->time_s) + " over " +
+             std::to_string(k.measured->stats.samples) + " timed invocations";
+      if (k.measured->sm_clock_mhz) {
+        out += ", SM clock " + fixed(*k.measured->sm_clock_mhz, 0) + " MHz";
+      }
+      out += "\n";
+      if (!k.measured->clock_limits.empty()) {
+        out += "  clocks held down by: " + clock_limits_list(*k.measured) + "\n";
+      }
+    }
+    if (!k.predictions.empty()) {
+      out += "\n" + render_text(prediction_table(k, r.devices));
+    }
+    for (const auto& p : k.predictions) {
+      if (p.clock_scale) {
+        out += "  " + p.device + ": compute peaks scaled by " + fixed(*p.clock_scale, 3) +
+               " to the SM clock the kernel ran at\n";
+      }
+    }
+    for (const auto& reason : k.result.reasons) {
+      out += "  " + std::string(to_string(k.result.status)) + ": " + reason + "\n";
+    }
+  }
+  return out;
+}
+
+} // namespace perfgate

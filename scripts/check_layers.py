@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Fails when a perfgate source includes a layer it may not see (docs/architecture.md).
+
+Private headers are included by their path from perfgate/ ("model/duration_json.hpp"), public
+ones as <perfgate/NAME.hpp>; PUBLIC_HEADERS says which layer each public header belongs to, so a
+new public header must be given a layer here before the check passes.
+
+usage: check_layers.py [SOURCE_ROOT]   (default: the repository this script lives in)
+"""
+import pathlib
+import re
+import sys
+
+# What each layer may include besides itself. Data flows cli -> collectors -> importers -> model
+# -> gate -> report; the report document (defined in report/) carries the model's predictions
+# and the gate's verdicts, so report/ sits above model/ and below gate/.
+ALLOWED = {
+    "util": set(),
+    "model": {"util"},
+    "report": {"model", "util"},
+    "gate": {"report", "model", "util"},
+    "importers": {"model", "util"},
+    "collectors": {"importers", "model", "util"},
+    "cli": {"collectors", "importers", "gate", "report", "model", "util", "microbench"},
+    "microbench": {"model", "util"},
+}
+
+PUBLIC_HEADERS = {
+    "error.hpp": "util",
+    "file_io.hpp": "util",
+    "run_meta.hpp": "util",
+    "version.hpp": "util",
+    "profile.hpp": "model",
+    "device.hpp": "model",
+    "model.hpp": "model",
+    "calibration.hpp": "model",
+    "report.hpp": "report",
+    "writers.hpp": "report",
+    "gate.hpp": "gate",
+    "compare.hpp": "gate",
+    "import.hpp": "importers",
+    "perfgate.hpp": "cli",  # the umbrella header sees everything
+}
+
+MICROBENCH_HEADERS = {"cpu_microbench.hpp", "cpu_kernels.hpp", "cpu_topology.hpp", "gpu_compat.hpp",
+                      "gpu_measure.hpp", "gpu_compute.hpp", "gpu_caches.hpp", "gpu_memory.hpp",
+                      "gpu_checksum.hpp", "gpu_clocks.hpp"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
+SOURCES = (".cpp", ".hpp", ".cu", ".hip")
+
+
+def layer_of(path: pathlib.Path, lib: pathlib.Path):
+    rel = path.relative_to(lib)
+    if rel.parts[0] == "include":
+        return PUBLIC_HEADERS.get(rel.name, "?public")
+    return rel.parts[0]
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent)
+    lib = root / "perfgate"
+    files = sorted(p for p in lib.rglob("*") if p.suffix in SOURCES)
+    files += sorted(p for p in (root / "microbench").rglob("*") if p.suffix in SOURCES)
+    errors = []
+    for path in files:
+        me = "microbench" if path.is_relative_to(root / "microbench") else layer_of(path, lib)
+        where = path.relative_to(root)
+        if me not in ALLOWED:
+            errors.append(f"{where}: '{me}' is no layer; expected one of {', '.join(ALLOWED)}"
+                          + (" (give the public header a layer in PUBLIC_HEADERS)"
+                             if me == "?public" else ""))
+            continue
+        text = path.read_text(encoding="utf-8")
+        for match in INCLUDE.finditer(text):
+            bracket, name = match.groups()
+            line = text.count("\n", 0, match.start()) + 1
+            if bracket == "<":
+                if not name.startswith("perfgate/"):
+                    continue  # system or third-party header
+                target = PUBLIC_HEADERS.get(name.removeprefix("perfgate/"))
+                if target is None:
+                    errors.append(f"{where}:{line}: <{name}> is no public header with a layer")
+                    continue
+            elif pathlib.Path(name).name in MICROBENCH_HEADERS or name.endswith(".cu"):
+                target = "microbench"
+            elif "/" in name:
+                if not (lib / name).is_file():
+                    errors.append(f'{where}:{line}: "{name}" is not a path from perfgate/')
+                    continue
+                target = name.split("/")[0]
+            elif (path.parent / name).is_file():
+                target = me  # beside the including file
+            else:
+                errors.append(f'{where}:{line}: "{name}": include private headers by their '
+                              "path from perfgate/")
+                continue
+            if target != me and target not in ALLOWED[me]:
+                errors.append(f"{where}:{line}: layer '{me}' includes '{name}' of layer "
+                              f"'{target}'; {me} may include only "
+                              f"{', '.join(sorted(ALLOWED[me])) or 'nothing else'}")
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print(f"check_layers: {len(errors)} include(s) against the layering "
+              "(docs/architecture.md)", file=sys.stderr)
+        return 1
+    print(f"check_layers: {len(files)} files, every include goes down the layers")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: Apache-2.0
+# Fails naming every public header <perfgate/perfgate.hpp> does not include.
+file(GLOB _headers "${INCLUDE_DIR}/*.hpp")
+file(READ "${INCLUDE_DIR}/perfgate.hpp" _umbrella)
+set(_missing "")
+foreach(_header IN LISTS _headers)
+  get_filename_component(_name "${_header}" NAME)
+  if(NOT _name STREQUAL "perfgate.hpp" AND NOT _umbrella MATCHES "#include <perfgate/${_name}>")
+    list(APPEND _missing "${_name}")
+  endif()
+endforeach()
+if(_missing)
+  list(JOIN _missing ", " _missing)
+  message(FATAL_ERROR "perfgate/perfgate.hpp does not include: ${_missing}")
+endif()
+message(STATUS "perfgate/perfgate.hpp includes every public header")

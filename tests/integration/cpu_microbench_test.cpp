@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPU micro-benchmarks, run for real (about 10 s): every peak measured, positive and
+// consistent with the others. Loose bounds: this checks the benchmarks are sane, not fast.
+#include <perfgate/calibration.hpp>
+#include <perfgate/device.hpp>
+
+#include "cpu_kernels.hpp"
+#include "cpu_microbench.hpp"
+#include "cpu_topology.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <thread>
+
+namespace {
+// 9 benchmarks, 3 more with non-temporal stores on x86-64, and the L2 and a separate last-level
+// cache where sysfs tells their sizes: per scope (one core, all cores).
+std::size_t benchmarks_per_scope() {
+  const auto facts = perfgate::microbench::read_cpu_facts();
+  return (perfgate::microbench::have_nontemporal_stores() ? 12U : 9U) +
+         (facts.l2_bytes > 0 ? 1U : 0U) +
+         (facts.llc_bytes > facts.l2_bytes && facts.llc_bytes > facts.l1d_bytes ? 1U : 0U);
+}
+} // namespace
+
+TEST(CpuMicrobench, FullRunGivesConsistentPeaks) {
+  const auto run = perfgate::microbench::run_cpu_microbench({});
+  EXPECT_FALSE(run.quick);
+  EXPECT_EQ(run.backend, "cpu");
+  EXPECT_GE(run.dev.compute_units, 1U);
+  EXPECT_EQ(run.results.size(), 2 * benchmarks_per_scope());
+  for (const auto& r : run.results) {
+    SCOPED_TRACE(r.key + " " + r.scope);
+    EXPECT_GT(r.best, 0);
+    EXPECT_LE(r.min, r.median);
+    EXPECT_LE(r.median, r.max);
+    EXPECT_EQ(r.best, r.max);
+    EXPECT_GE(r.repetitions, 5U);
+  }
+  for (const char* scope : {"one", "all"}) {
+    SCOPED_TRACE(scope);
+    const auto best = [&](const char* key) { return run.find(key, scope)->best; };
+    // A vector holds twice as many fp32 lanes as fp64 lanes at the same FMA rate.
+    EXPECT_GE(best("fp32_gflops"), 1.2 * best("fp64_gflops"));
+    // Reading alone moves at least half the bytes per second of a copy (which reads + writes).
+    EXPECT_GE(best("dram_read_gbs"), 0.5 * best("dram_copy_gbs"));
+    // L1 serves lanes far faster than DRAM delivers them (8 bytes a lane-pair from DRAM).
+    EXPECT_GT(best("ldst_ginst") * 4, 2 * best("dram_read_gbs"));
+  }
+  // All cores do at least as well as one, allowing for noise on a shared VM: 20% for compute,
+  // 40% for DRAM, whose bandwidth drifts that much within a minute here (measured).
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_add_gops"}) {
+    EXPECT_GE(run.find(key, "all")->best, 0.8 * run.find(key, "one")->best) << key;
+  }
+  EXPECT_GE(run.find("dram_triad_gbs", "all")->best, 0.6 * run.find("dram_triad_gbs", "one")->best);
+  const auto d = perfgate::device_from_microbench(run, "local-cpu");
+  ASSERT_TRUE(d.one_core_peaks);
+  EXPECT_EQ(d.kind, "cpu");
+  EXPECT_EQ(d.peaks.fp32_gflops, run.find("fp32_gflops", "all")->best);
+  EXPECT_EQ(d.one_core_peaks->fp64_gflops, run.find("fp64_gflops", "one")->best);
+  EXPECT_EQ(d.extra_peaks.at("dram_triad_gbs"), run.find("dram_triad_gbs", "all")->best);
+  const auto back = perfgate::device_from_json(perfgate::calibration_to_json(d, run, {}), "c.json");
+  ASSERT_TRUE(back.one_core_peaks);
+  EXPECT_EQ(back.one_core_peaks->dram_gbs, d.one_core_peaks->dram_gbs);
+  // Caches serve reads faster than DRAM, and the device knows their sizes.
+  if (const auto* l2 = run.find("l2_gbs", "one")) {
+    EXPECT_GT(l2->best, run.find("dram_read_gbs", "one")->best);
+    EXPECT_GT(back.cache_bytes.at("l2"), 0.0);
+    EXPECT_EQ(back.one_core_extra_peaks.at("l2_gbs"), l2->best);
+  }
+  // Each scope's memory roof is its best DRAM pattern.
+  for (const char* scope : {"one", "all"}) {
+    double best = 0;
+    for (const auto& r : run.results) {
+      if (r.scope == scope && r.key.starts_with("dram_")) {
+        best = std::max(best, r.best);
+      }
+    }
+    const auto& peaks = std::string(scope) == "one" ? *back.one_core_peaks : back.peaks;
+    EXPECT_EQ(peaks.dram_roof_gbs, best) << scope;
+    EXPECT_GE(peaks.dram_roof_gbs, peaks.dram_gbs) << scope;
+  }
+}
+
+TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
+  std::size_t lines = 0;
+  perfgate::microbench::cpu_options o;
+  o.quick = true;
+  o.progress = [&](const std::string& line) {
+    ++lines;
+    EXPECT_EQ(line.rfind("[", 0), 0U);
+  };
+  const auto run = perfgate::microbench::run_cpu_microbench(o);
+  EXPECT_TRUE(run.quick);
+  EXPECT_EQ(lines, 2 * benchmarks_per_scope());
+  EXPECT_NO_THROW((void)perfgate::device_from_microbench(run, "q"));
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# scripts/check_layers.py on a small tree: it passes a downward include and fails, naming the
+# file, line and layers, on an upward one, on a private header named without its folder, and on
+# a public header that has no layer.
+# usage: check_layers_catches.sh PYTHON CHECK_LAYERS_PY WORK_DIR
+set -eu
+python=$1 check=$2 work=$3
+rm -rf "$work" && mkdir -p "$work/perfgate/model" "$work/perfgate/report" "$work/perfgate/util" \
+  "$work/perfgate/include/perfgate" "$work/microbench"
+printf '#pragma once\n' > "$work/perfgate/util/strings.hpp"
+printf '#pragma once\n' > "$work/perfgate/report/table.hpp"
+printf '#include "util/strings.hpp"\n#include <perfgate/profile.hpp>\n#include <vector>\n' \
+  > "$work/perfgate/model/profile.cpp"
+printf '#pragma once\n' > "$work/perfgate/include/perfgate/profile.hpp"
+
+expect() { # expect CODE REGEX
+  rc=0
+  "$python" "$check" "$work" > "$work/out" 2>&1 || rc=$?
+  if [ "$rc" -ne "$1" ] || ! grep -Eq "$2" "$work/out"; then
+    echo "expected exit $1 and /$2/, got exit $rc:" >&2
+    cat "$work/out" >&2
+    exit 1
+  fi
+}
+expect 0 'every include goes down the layers'
+
+printf '#include "util/strings.hpp"\n#include "report/table.hpp"\n' > "$work/perfgate/model/profile.cpp"
+expect 1 "perfgate/model/profile.cpp:2: layer 'model' includes 'report/table.hpp' of layer 'report'; model may include only util"
+
+printf '#include "strings.hpp"\n' > "$work/perfgate/model/profile.cpp"
+expect 1 'perfgate/model/profile.cpp:1: "strings.hpp": include private headers by their path from perfgate/'
+
+printf '#include <perfgate/plot.hpp>\n' > "$work/perfgate/model/profile.cpp"
+expect 1 'perfgate/model/profile.cpp:1: <perfgate/plot.hpp> is no public header with a layer'
+
+printf '#include <perfgate/gate.hpp>\n' > "$work/perfgate/model/profile.cpp"
+expect 1 "layer 'model' includes 'perfgate/gate.hpp' of layer 'gate'"
+echo "check_layers: catches every upward include it was shown"

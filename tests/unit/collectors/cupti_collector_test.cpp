@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUPTI collector's data path without a GPU: the injection library's kernel book writes
+// perfgate-cupti/1, the collector reads it back and merges a timing run and a counter run into
+// a profile.
+#include <perfgate/error.hpp>
+#include <perfgate/model.hpp>
+
+#include "collectors/collectors.hpp"
+#include "collectors/cupti/kernel_book.hpp"
+
+#include <gtest/gtest.h>
+
+namespace perfgate::detail {
+namespace {
+
+// The metric set of GH100's plan (see chip_metrics_test), in the order the plan gives it.
+const std::vector<std::string> metrics = {"smsp__sass_thread_inst_executed_op_fp32_pred_on.sum",
+                                          "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+                                          "smsp__sass_thread_inst_executed_op_fp64_pred_on.sum",
+                                          "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+                                          "smsp__sass_thread_inst_executed_op_integer_pred_on.sum",
+                                          "smsp__sass_thread_inst_executed_op_memory_pred_on.sum",
+                                          "smsp__inst_executed.sum",
+                                          "dram__bytes_read.sum",
+                                          "dram__bytes_write.sum",
+                                          "lts__t_bytes.sum",
+                                          "smsp__sass_data_bytes_mem_shared.sum",
+                                          "sm__cycles_elapsed.avg.per_second",
+                                          "gpu__time_duration.sum"};
+
+// One saxpy launch over n elements: 1 FFMA, 2 loads + 1 store, 12 B of DRAM traffic each.
+std::vector<double> saxpy_launch(double n, double clock_hz, double time_ns) {
+  return {n, n, 0, 0, 4 * n, 3 * n, 10 * n / 32, 8 * n, 4 * n, 12 * n, 0, clock_hz, time_ns};
+}
+
+const char* saxpy_mangled = "_Z5saxpyifPKfPf";
+
+cupti_run timing_run(int launches) {
+  cupti::kernel_book book;
+  auto& k = book.kernel(saxpy_mangled);
+  for (int i = 0; i < launches; ++i) {
+    ++k.launches;
+    k.durations_ns.push_back(100000.0 + 1000.0 * i);
+  }
+  k.grid = {262144, 1, 1};
+  k.block = {256, 1, 1};
+  k.clock_samples = 2;
+  k.clock_mhz_sum = 2 * 1410.0;
+  k.clock_mhz_min = k.clock_mhz_max = 1410.0;
+  k.clock_limit_mask = 0x4 | 0x1; // power cap, and idle (never reported)
+  cupti::run_info run;
+  run.mode = "timing";
+  run.device_name = "NVIDIA H100 80GB HBM3";
+  return cupti_run_from_json(book.to_json(run), "timing.json");
+}
+
+cupti_run counter_run(int launches) {
+  cupti::kernel_book book;
+  auto& k = book.kernel(saxpy_mangled);
+  for (int i = 0; i < launches; ++i) {
+    ++k.launches;
+    book.add_range(k, metrics, saxpy_launch(1 << 26, i == 0 ? 1.98e9 : 1.755e9, 100000.0),
+                   100000.0);
+  }
+  cupti::run_info run;
+  run.mode = "counters";
+  run.chip = "GH100";
+  run.metrics = metrics;
+  run.passes = 2;
+  return cupti_run_from_json(book.to_json(run), "counters.json");
+}
+
+TEST(CuptiCollector, KernelBookDemanglesAndRoundTrips) {
+  const auto t = timing_run(3);
+  ASSERT_EQ(t.kernels.size(), 1u);
+  EXPECT_EQ(t.kernels[0].name, "saxpy(int, float, float const*, float*)");
+  EXPECT_EQ(t.kernels[0].launches, 3u);
+  EXPECT_EQ(t.kernels[0].durations_ns.size(), 3u);
+  ASSERT_TRUE(t.kernels[0].nvml_clock_mhz);
+  EXPECT_DOUBLE_EQ(*t.kernels[0].nvml_clock_mhz, 1410.0);
+  EXPECT_EQ(t.kernels[0].clock_limits, std::vector<std::string>{"sw_power_cap"});
+  const auto c = counter_run(2);
+  EXPECT_EQ(c.chip, "GH100");
+  EXPECT_EQ(c.passes, 2u);
+  EXPECT_EQ(c.kernels[0].profiled_launches, 2u);
+  // Counts are summed over launches, the clock (a rate) averaged.
+  EXPECT_DOUBLE_EQ(c.kernels[0].metrics.at("dram__bytes_read.sum"), 2 * 8.0 * (1 << 26));
+  EXPECT_DOUBLE_EQ(c.kernels[0].metrics.at("sm__cycles_elapsed.avg.per_second"),
+                   (1.98e9 + 1.755e9) / 2);
+}
+
+TEST(CuptiCollector, MergesTimesFromOneRunWithCountersFromTheOther) {
+  const auto p = profile_from_cupti_runs(timing_run(2), counter_run(2));
+  EXPECT_EQ(p.format, perfgate::profile_format::cupti);
+  EXPECT_EQ(p.device_name, "NVIDIA H100 80GB HBM3");
+  ASSERT_EQ(p.kernels.size(), 1u);
+  const auto& k = p.kernels[0];
+  EXPECT_EQ(k.invocations, 2u);
+  ASSERT_TRUE(k.time_s);
+  EXPECT_NEAR(*k.time_s, (100000.0 + 101000.0) * 1e-9, 1e-15);
+  ASSERT_TRUE(k.launch);
+  EXPECT_EQ(k.launch->block[0], 256u);
+  const double n = 1 << 26;
+  EXPECT_DOUBLE_EQ(*k.counter(counter::inst_fp32_fma), 2 * n);
+  EXPECT_DOUBLE_EQ(*k.counter(counter::dram_read_bytes), 2 * 8 * n);
+  EXPECT_DOUBLE_EQ(*k.counter(counter::l2_bytes), 2 * 12 * n);
+  EXPECT_DOUBLE_EQ(*k.counter(counter::warp_inst_executed), 2 * 10 * n / 32);
+  // NVML's clock in the timed run wins over the clock under replay.
+  ASSERT_TRUE(k.sm_clock_mhz);
+  EXPECT_DOUBLE_EQ(*k.sm_clock_mhz, 1410.0);
+  EXPECT_EQ(k.clock_limits, std::vector<std::string>{"sw_power_cap"});
+  // The model takes it: fp32, O_krn = 2 flops / 12 B.
+  const auto params = kernel_params_from_profile(p, k);
+  EXPECT_EQ(params.K_type, kernel_type::fp32);
+  EXPECT_NEAR(params.O_krn, 2.0 / 12.0, 1e-12);
+}
+
+TEST(CuptiCollector, CountersAreScaledToTheTimedLaunches) {
+  // The counter run saw 2 launches, the timing run 4: per-launch counts are deterministic.
+  const auto p = profile_from_cupti_runs(timing_run(4), counter_run(2));
+  EXPECT_DOUBLE_EQ(*p.kernels[0].counter(counter::dram_write_bytes), 4 * 4.0 * (1 << 26));
+}
+
+TEST(CuptiCollector, ClockFromTheCounterRunWithoutNvml) {
+  auto t = timing_run(2);
+  t.kernels[0].nvml_clock_mhz.reset();
+  t.kernels[0].clock_limits.clear();
+  const auto p = profile_from_cupti_runs(t, counter_run(2));
+  ASSERT_TRUE(p.kernels[0].sm_clock_mhz);
+  EXPECT_DOUBLE_EQ(*p.kernels[0].sm_clock_mhz, (1980.0 + 1755.0) / 2);
+}
+
+TEST(CuptiCollector, KernelWithoutCountersLacksTheModelInputs) {
+  cupti_run counters = counter_run(0);
+  counters.kernels.clear();
+  const auto p = profile_from_cupti_runs(timing_run(1), counters);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_TRUE(p.kernels[0].counters.empty());
+  EXPECT_THROW((void)kernel_params_from_profile(p, p.kernels[0]), input_error);
+}
+
+std::string parse_error(const std::string& text) {
+  try {
+    (void)cupti_run_from_json(text, "run.json");
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(CuptiCollector, MalformedOutputNamesTheKey) {
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/2", "mode": "timing"})")
+                .find("run.json: key 'schema': expected \"perfgate-cupti/1\""),
+            std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "both", "status": "ok"})")
+                .find("key 'mode'"),
+            std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "timing", "status": "ok",
+                            "kernels": [{"name": "k", "launches": 1, "durations_ns": [-1]}]})")
+                .find("key 'kernels[0].durations_ns[0]': expected a number >= 0"),
+            std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "timing", "status": "ok",
+                            "kernels": [{"name": "k", "launches": 1, "grid": [1, 2],
+                                         "block": [1, 1, 1]}]})")
+                .find("key 'kernels[0].grid': expected 3 dimensions [x, y, z], found 2"),
+            std::string::npos);
+  EXPECT_NE(parse_error("{\"schema\": \"perfgate-cupti/1\",").find("run.json:1"),
+            std::string::npos);
+}
+
+TEST(CuptiCollector, RunEnvironmentInjectsTheLibraryAndNamesTheMode) {
+  const auto timing = cupti_run_environment("timing", "/lib/libperfgate_cupti.so", "/tmp/t.json",
+                                            {"a.sum", "b.sum"});
+  using kv = std::pair<std::string, std::string>;
+  EXPECT_EQ(timing, (std::vector<kv>{{"CUDA_INJECTION64_PATH", "/lib/libperfgate_cupti.so"},
+                                     {"PERFGATE_CUPTI_MODE", "timing"},
+                                     {"PERFGATE_CUPTI_OUTPUT", "/tmp/t.json"}}));
+  const auto counters =
+      cupti_run_environment("counters", "/l.so", "/tmp/c.json", {"a.sum", "b.sum"});
+  EXPECT_EQ(counters.back(), (kv{"PERFGATE_CUPTI_METRICS", "a.sum,b.sum"}));
+}
+
+TEST(CuptiCollector, WithoutAGpuTheCollectorSkips) {
+  if (!nvidia_gpu_unavailable()) {
+    GTEST_SKIP() << "an NVIDIA GPU is present";
+  }
+  collect_request r;
+  r.program = {"/bin/true"};
+  EXPECT_THROW((void)collect_cupti(r), skip_error);
+}
+
+} // namespace
+} // namespace perfgate::detail

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// Google Benchmark JSON as libbenchmark 1.7.1 writes it (tests/data/gbench/: real output of
+// tests/consumer/stream_benchmarks.cpp with 3 repetitions).
+#include <perfgate/device.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/import.hpp>
+#include <perfgate/model.hpp>
+
+#include "import_failure.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace {
+const std::string file = std::string(PERFGATE_TEST_DATA_DIR) + "/gbench/stream_benchmarks.json";
+}
+
+TEST(GbenchImporter, RepetitionsGiveTheMedianTimeOfOneIteration) {
+  const auto p = perfgate::import_profile(file);
+  EXPECT_EQ(p.format, perfgate::profile_format::gbench_json);
+  ASSERT_EQ(p.kernels.size(), 3U); // aggregates are not kernels
+  const auto& triad = p.kernels[0];
+  EXPECT_EQ(triad.name, "BM_triad");
+  EXPECT_EQ(triad.threads, 1U);
+  EXPECT_EQ(triad.invocations, 1U);
+  ASSERT_TRUE(triad.work);
+  EXPECT_EQ(triad.work->bytes, 402653184.0);
+  EXPECT_EQ(triad.work->fp64_flops, 33554432.0);
+  ASSERT_TRUE(triad.duration);
+  EXPECT_EQ(triad.duration->samples, 3U);
+  EXPECT_EQ(triad.duration->samples_s.size(), 3U); // every repetition, for the statistics
+  EXPECT_EQ(*triad.time_s, triad.duration->median_s);
+  EXPECT_GT(*triad.time_s, 1e-3); // milliseconds converted to seconds
+  EXPECT_LT(*triad.time_s, 1.0);
+  const auto k = perfgate::kernel_params_from_profile(p, triad);
+  EXPECT_EQ(k.model, perfgate::model_kind::roofline);
+  EXPECT_DOUBLE_EQ(k.O_krn, 1.0 / 12.0); // 2 flops per 24 bytes
+}
+
+TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
+  const std::string text = R"({"context": {"host_name": "h"}, "benchmarks": [
+    {"name": "BM_mt/threads:2", "run_name": "BM_mt/threads:2", "run_type": "iteration",
+     "threads": 2, "iterations": 10, "real_time": 250, "cpu_time": 500, "time_unit": "us",
+     "perfgate_bytes": 2e6, "perfgate_fp32_flops": 1e6},
+    {"name": "BM_broken", "run_name": "BM_broken", "run_type": "iteration", "error_occurred": true,
+     "error_message": "no GPU", "threads": 1, "iterations": 0, "real_time": 0, "time_unit": "ns"},
+    {"name": "BM_undeclared", "run_name": "BM_undeclared", "run_type": "iteration",
+     "threads": 1, "iterations": 5, "real_time": 3, "time_unit": "ms"}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 2U); // the benchmark that reported an error is left out
+  EXPECT_EQ(p.kernels[0].threads, 2U);
+  // libbenchmark's real_time is per iteration of ONE of the 2 threads (wall / 2 x iterations
+  // per thread); the counters sum both threads: one iteration of both takes 2 x 250 us.
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 500e-6);
+  EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
+            "g.json: kernel 'BM_undeclared': declares no work: set the counters perfgate_bytes and "
+            "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
+            "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE iteration "
+            "(default counter flags)");
+  std::string bad_unit = text;
+  bad_unit.replace(bad_unit.find("\"us\""), 4, "\"fortnights\"");
+  EXPECT_NE(perfgate::test::import_failure(bad_unit, "g.json")
+                .find("key 'benchmarks[0].time_unit': unknown time unit \"fortnights\""),
+            std::string::npos);
+}
+
+TEST(GbenchImporter, NonFiniteAggregatesAsGoogleBenchmarkWritesThem) {
+  // A counter that is 0 in every repetition has a coefficient of variation of NaN, which
+  // libbenchmark writes as a bare NaN (not JSON).
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+     "real_time": 12.5, "time_unit": "ms", "perfgate_bytes": 2e8, "perfgate_fp64_flops": 2e7,
+     "perfgate_fp32_flops": 0.0, "label": "nan inf \"NaN\""},
+    {"name": "BM_dot_cv", "run_name": "BM_dot", "run_type": "aggregate", "aggregate_name": "cv",
+     "real_time": 0.01, "time_unit": "ms", "perfgate_fp32_flops": NaN, "x": -nan, "y": inf}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 12.5e-3);
+}
+
+// Issue 16 #12: a denormal time made the efficiency inf, which JSON stores as null ("no
+// efficiency"); it is refused where it is read, naming the key.
+TEST(GbenchImporter, DenormalTimeIsAnInputError) {
+  for (const char* time : {"4e-310", "1e-301"}) { // denormal as written, or once in seconds
+    const std::string text = std::string(R"({"context": {}, "benchmarks": [
+      {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+       "real_time": )") + time +
+                             R"(, "time_unit": "ns", "perfgate_bytes": 2e8}]})";
+    const auto message = perfgate::test::import_failure(text, "g.json");
+    EXPECT_NE(message.find("g.json: key 'benchmarks[0].real_time': a time of " + std::string(time) +
+                           " ns is below the smallest normal double"),
+              std::string::npos)
+        << message;
+  }
+}
+
+// perfgate_write_bytes: the written part of perfgate_bytes, so the roof takes the DRAM patterns
+// of the kernel's read/write mix.
+TEST(GbenchImporter, DeclaredWriteBytesAreTheWrittenPartOfTheBytes) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_triad", "run_name": "BM_triad", "run_type": "iteration", "threads": 1,
+     "real_time": 20, "time_unit": "ms", "perfgate_bytes": 2.4e8, "perfgate_fp64_flops": 2e7,
+     "perfgate_write_bytes": 8e7},
+    {"name": "BM_dot", "run_name": "BM_dot", "run_type": "iteration", "threads": 1,
+     "real_time": 10, "time_unit": "ms", "perfgate_bytes": 1.6e8, "perfgate_fp64_flops": 2e7}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  EXPECT_EQ(p.kernels[0].work->write_bytes, 8e7);
+  EXPECT_EQ(perfgate::kernel_params_from_profile(p, p.kernels[0]).write_bytes, 8e7);
+  EXPECT_FALSE(p.kernels[1].work->write_bytes); // not declared: the mix is unknown
+  EXPECT_FALSE(perfgate::kernel_params_from_profile(p, p.kernels[1]).write_bytes);
+
+  std::string too_many = text;
+  too_many.replace(too_many.find("8e7"), 3, "3e8");
+  EXPECT_EQ(perfgate::test::import_failure(too_many, "g.json"),
+            "g.json: key 'benchmarks[0].perfgate_write_bytes': expected the written part of "
+            "perfgate_bytes, at most 240000000.0, found 300000000.0");
+}
+
+// Real output (tests/data/gbench/stream_triad_threads.json: scripts/bench/stream_triad on the
+// 2-core VM, libbenchmark 1.7.1): the all-thread triad's real_time (8.74 ms) is the wall time
+// over the iterations of both threads, while each thread spent 17.2 ms of CPU per iteration of
+// its own loop, busy all the time. One iteration of both threads (the summed counters' work)
+// takes 2 x 8.74 ms: within 5% of the CPU time per thread, not half of it.
+TEST(GbenchImporter, MultiThreadedTimeIsOneIterationOfAllThreads) {
+  const auto p = perfgate::import_profile(std::string(PERFGATE_TEST_DATA_DIR) +
+                                          "/gbench/stream_triad_threads.json");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  const auto& all = p.kernels[1];
+  EXPECT_EQ(all.name, "BM_stream_triad_all/real_time/threads:2");
+  EXPECT_EQ(all.threads, 2U);
+  EXPECT_DOUBLE_EQ(*all.time_s, 2 * 8.740511999998748e-3);
+  EXPECT_NEAR(*all.time_s / 17.221042261904763e-3, 1.0, 0.05);
+  EXPECT_EQ(all.work->bytes, 2 * p.kernels[0].work->bytes); // summed over the threads
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 15.72113286668658e-3);
+}
+
+// Found by fuzz_gbench_json (tests/data/fuzz-regressions): write bytes without perfgate_bytes.
+TEST(GbenchImporter, WriteBytesWithoutBytesAreAnInputError) {
+  const auto what =
+      perfgate::test::import_failure(std::string(PERFGATE_TEST_DATA_DIR) +
+                                     "/fuzz-regressions/gbench_write_bytes_without_bytes.json");
+  EXPECT_NE(
+      what.find("gbench_write_bytes_without_bytes.json: key 'benchmarks[1].perfgate_write_bytes': "
+                "is the written part of perfgate_bytes, but perfgate_bytes is not set"),
+      std::string::npos)
+      << what;
+}
+
+// A benchmark of a GPU GEMM declares its tensor work per precision: the kernel is measured in it
+// and held to that path's roof; a precision perfgate does not know is named.
+TEST(GbenchImporter, DeclaredTensorWorkSetsTheKernelsTypeAndRoof) {
+  const std::string text = perfgate::read_text_file(std::string(PERFGATE_TEST_DATA_DIR) +
+                                                    "/gbench/declared_tensor_work.json");
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_EQ(p.kernels[0].work->tensor_ops.at("tensor_bf16_ops"), 1.374e11);
+  const auto k = perfgate::kernel_params_from_profile(p, p.kernels[0]);
+  EXPECT_EQ(k.K_type, perfgate::kernel_type::tensor_bf16);
+  EXPECT_EQ(k.W_comp, 1.374e11);
+  EXPECT_EQ(k.simt_type, perfgate::kernel_type::fp32);
+  const auto r = perfgate::roof_of(k, perfgate::resolve_device("h100-sxm"));
+  EXPECT_EQ(r.limiter, "tensor_bf16");
+  EXPECT_DOUBLE_EQ(r.time_s, 1.374e11 / 1070530.56e9);
+  ASSERT_EQ(r.terms.size(), 3U); // fp32, tensor_bf16, dram
+  EXPECT_EQ(r.terms[0].resource, "fp32");
+  EXPECT_DOUBLE_EQ(r.terms[0].amount, 1e6);
+  // Through perfgate-profile/1 and back.
+  const auto again = perfgate::profile_from_json(perfgate::profile_to_json(p), "p.json");
+  EXPECT_EQ(again.kernels[0].work->tensor_ops, p.kernels[0].work->tensor_ops);
+
+  std::string unknown = text;
+  unknown.replace(unknown.find("tensor_bf16_ops"), 15, "tensor_bf17_ops");
+  EXPECT_NE(perfgate::test::import_failure(unknown, "g.json")
+                .find("key 'benchmarks[0].perfgate_tensor_bf17_ops': names no tensor precision "
+                      "perfgate knows; expected one of perfgate_tensor_fp16_ops"),
+            std::string::npos);
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every registered writer against its golden file in tests/data/golden/writers/. A change to a
+// writer's output is approved by regenerating the files and reviewing them in the diff:
+//   PERFGATE_UPDATE_GOLDEN=1 ctest --test-dir build -R WritersGolden
+#include <perfgate/file_io.hpp>
+#include <perfgate/gate.hpp>
+#include <perfgate/import.hpp>
+#include <perfgate/writers.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+const std::string golden_dir = PERFGATE_TEST_DATA_DIR "/golden/writers/";
+
+// The thesis's SGEMM (quantitative model, gtx-480 counters) passing at 0.75 of its roof, a
+// memory-bound kernel with declared work failing at 0.49, a compute-bound one passing at 0.91,
+// and one whose declared work cannot feed the model; gated on the gtx-480 (MIN_EFFICIENCY
+// 0.5), predicted for the gtx-660.
+perfgate::report golden_report() {
+  auto p = perfgate::import_profile(PERFGATE_SOURCE_DIR
+                                    "/examples/profiles/sgemm_32x32.gtx-480.nvprof.csv");
+  p.source_file = "examples/profiles/sgemm_32x32.gtx-480.nvprof.csv"; // not this machine's path
+  p.kernels.front().time_s = 3.9827e-3;
+  const auto declared = [](std::string name, perfgate::declared_work w, double time_s) {
+    perfgate::kernel_profile k;
+    k.name = std::move(name);
+    k.invocations = 3;
+    k.work = w;
+    k.time_s = time_s;
+    return k;
+  };
+  p.kernels.push_back(
+      declared("triad<double>(double*, double const*, int)", {0, 2e8, 0, 2.4e9}, 0.03));
+  p.kernels.push_back(declared("fma_chain", {4e11, 0, 0, 1e6}, 0.3));
+  p.kernels.push_back(declared("no_bytes", {1e9, 0, 0, 0}, 0.01));
+  auto r = perfgate::predict_report(
+      p, {perfgate::resolve_device("gtx-480"), perfgate::resolve_device("gtx-660")});
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  perfgate::apply_gate(r, policy);
+  r.meta = {"0.1.0", "predict", {"perfgate", "predict"}, "2026-11-23T12:00:00Z", "golden-host"};
+  return r;
+}
+
+std::string first_difference(const std::string& want, const std::string& got) {
+  std::istringstream a(want), b(got);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, la));
+    const bool more_b = static_cast<bool>(std::getline(b, lb));
+    if (!more_a && !more_b) {
+      return "same lines, different bytes (line endings?)";
+    }
+    if (la != lb || more_a != more_b) {
+      return "line " + std::to_string(line) + ":\n  golden: " + (more_a ? la : "<end>") +
+             "\n  now:    " + (more_b ? lb : "<end>");
+    }
+  }
+}
+
+void expect_golden(const std::string& file, const std::string& got) {
+  const std::string path = golden_dir + file;
+  if (std::getenv("PERFGATE_UPDATE_GOLDEN") != nullptr) {
+    perfgate::write_file_atomically(path, got);
+    return;
+  }
+  ASSERT_TRUE(std::filesystem::exists(path))
+      << path << " is missing: run with PERFGATE_UPDATE_GOLDEN=1 and review the new file";
+  const std::string want = perfgate::read_text_file(path);
+  EXPECT_TRUE(want == got) << file << " differs from its golden file, first at "
+                           << first_difference(want, got)
+                           << "\n(approve a wanted change with PERFGATE_UPDATE_GOLDEN=1)";
+}
+} // namespace
+
+TEST(WritersGolden, EveryRegisteredWriterMatchesItsGoldenFile) {
+  const auto r = golden_report();
+  ASSERT_EQ(r.kernels.size(), 4U);
+  ASSERT_FALSE(r.kernels[3].skip_reason.empty());
+  for (const auto& w : perfgate::report_writers()) {
+    expect_golden("report" + std::string(w.extension), w.render(r, {}));
+  }
+}
+
+TEST(WritersGolden, QuadrantChartMatchesItsGoldenFile) {
+  perfgate::writer_options o;
+  o.chart = perfgate::writer_options::chart_kind::quadrant;
+  o.kernel_index = 0;
+  expect_golden("report.quadrant.svg", perfgate::render_report(golden_report(), "svg", o));
+}
+
+TEST(WritersGolden, JsonGoldenReadsBackToItself) {
+  const std::string json = perfgate::render_report(golden_report(), "json");
+  EXPECT_EQ(perfgate::report_to_json(perfgate::report_from_json(json, "report.json")), json);
+}
+
+TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
+  const std::string docs = perfgate::read_text_file(PERFGATE_SOURCE_DIR "/docs/formats.md");
+  for (const auto& w : perfgate::report_writers()) {
+    EXPECT_NE(docs.find("| `" + std::string(w.name) + "` |"), std::string::npos)
+        << "docs/formats.md's table of report formats lacks `" << w.name << "`";
+    EXPECT_EQ(&perfgate::find_report_writer(w.name), &w);
+    if (!w.alias.empty()) {
+      EXPECT_EQ(&perfgate::find_report_writer(w.alias), &w);
+    }
+  }
+  try {
+    (void)perfgate::find_report_writer("xml");
+    FAIL() << "expected usage_error";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_STREQ(e.what(), "unknown format 'xml': expected text, json, md, html or svg");
+  }
+}
