@@ -31,91 +31,91 @@
 namespace pgpu {
 
 #if PGPU_CUDA
-using Error = cudaError_t;
-using DeviceProp = cudaDeviceProp;
-using Event = cudaEvent_t;
-inline constexpr Error kSuccess = cudaSuccess;
-inline constexpr const char* kBackend = "cuda";     // JSON "backend"
-inline constexpr const char* kRuntimeName = "CUDA"; // in messages: "no CUDA device"
-inline constexpr const char* kVendor = "nvidia";
-inline constexpr const char* kProgram = "perfgate-microbench-cuda";
+using error = cudaError_t;
+using device_prop = cudaDeviceProp;
+using event = cudaEvent_t;
+inline constexpr error success = cudaSuccess;
+inline constexpr const char* backend = "cuda";      // JSON "backend"
+inline constexpr const char* runtime_name = "CUDA"; // in messages: "no CUDA device"
+inline constexpr const char* vendor = "nvidia";
+inline constexpr const char* program = "perfgate-microbench-cuda";
 
-inline const char* errorString(Error e) { return cudaGetErrorString(e); }
-inline const char* errorName(Error e) { return cudaGetErrorName(e); }
-inline Error getLastError() { return cudaGetLastError(); }
-inline Error getDeviceCount(int* n) { return cudaGetDeviceCount(n); }
-inline Error setDevice(int d) { return cudaSetDevice(d); }
-inline Error getDeviceProperties(DeviceProp* p, int d) { return cudaGetDeviceProperties(p, d); }
-inline Error deviceSynchronize() { return cudaDeviceSynchronize(); }
-inline Error initContext() { return cudaFree(nullptr); }
-inline Error deviceMalloc(void** p, std::size_t n) { return cudaMalloc(p, n); }
-inline Error deviceFree(void* p) { return cudaFree(p); }
-inline Error deviceMemset(void* p, int v, std::size_t n) { return cudaMemset(p, v, n); }
-inline Error memcpyToHost(void* dst, const void* src, std::size_t n) {
+inline const char* error_string(error e) { return cudaGetErrorString(e); }
+inline const char* error_name(error e) { return cudaGetErrorName(e); }
+inline error get_last_error() { return cudaGetLastError(); }
+inline error get_device_count(int* n) { return cudaGetDeviceCount(n); }
+inline error set_device(int d) { return cudaSetDevice(d); }
+inline error get_device_properties(device_prop* p, int d) { return cudaGetDeviceProperties(p, d); }
+inline error device_synchronize() { return cudaDeviceSynchronize(); }
+inline error init_context() { return cudaFree(nullptr); }
+inline error device_malloc(void** p, std::size_t n) { return cudaMalloc(p, n); }
+inline error device_free(void* p) { return cudaFree(p); }
+inline error device_memset(void* p, int v, std::size_t n) { return cudaMemset(p, v, n); }
+inline error memcpy_to_host(void* dst, const void* src, std::size_t n) {
   return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost);
 }
-inline Error memGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+inline error mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
   return cudaMemGetInfo(free_bytes, total_bytes);
 }
-inline Error eventCreate(Event* e) { return cudaEventCreate(e); }
-inline Error eventDestroy(Event e) { return cudaEventDestroy(e); }
-inline Error eventRecord(Event e) { return cudaEventRecord(e, nullptr); }
-inline Error eventSynchronize(Event e) { return cudaEventSynchronize(e); }
-inline Error eventElapsedMs(float* ms, Event start, Event stop) {
+inline error event_create(event* e) { return cudaEventCreate(e); }
+inline error event_destroy(event e) { return cudaEventDestroy(e); }
+inline error event_record(event e) { return cudaEventRecord(e, nullptr); }
+inline error event_synchronize(event e) { return cudaEventSynchronize(e); }
+inline error event_elapsed_ms(float* ms, event start, event stop) {
   return cudaEventElapsedTime(ms, start, stop);
 }
-inline Error pciBusId(char* buf, int len, int d) { return cudaDeviceGetPCIBusId(buf, len, d); }
+inline error pci_bus_id(char* buf, int len, int d) { return cudaDeviceGetPCIBusId(buf, len, d); }
 template <class Kernel>
-inline Error occupancyBlocksPerCu(int* n, Kernel k, int block, std::size_t dyn_smem) {
+inline error occupancy_blocks_per_cu(int* n, Kernel k, int block, std::size_t dyn_smem) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, k, block, dyn_smem);
 }
 // "sm_90", "sm_100", "sm_120"
-inline std::string archName(const DeviceProp& p) {
+inline std::string arch_name(const device_prop& p) {
   return "sm_" + std::to_string(p.major * 10 + p.minor);
 }
-inline bool hasFp16Arith(const DeviceProp& p) { return p.major * 10 + p.minor >= 53; }
+inline bool has_fp16_arith(const device_prop& p) { return p.major * 10 + p.minor >= 53; }
 #else
-using Error = hipError_t;
-using DeviceProp = hipDeviceProp_t;
-using Event = hipEvent_t;
-inline constexpr Error kSuccess = hipSuccess;
-inline constexpr const char* kBackend = "hip";
-inline constexpr const char* kRuntimeName = "HIP";
-inline constexpr const char* kVendor = "amd";
-inline constexpr const char* kProgram = "perfgate-microbench-hip";
+using error = hipError_t;
+using device_prop = hipDeviceProp_t;
+using event = hipEvent_t;
+inline constexpr error success = hipSuccess;
+inline constexpr const char* backend = "hip";
+inline constexpr const char* runtime_name = "HIP";
+inline constexpr const char* vendor = "amd";
+inline constexpr const char* program = "perfgate-microbench-hip";
 
-inline const char* errorString(Error e) { return hipGetErrorString(e); }
-inline const char* errorName(Error e) { return hipGetErrorName(e); }
-inline Error getLastError() { return hipGetLastError(); }
-inline Error getDeviceCount(int* n) { return hipGetDeviceCount(n); }
-inline Error setDevice(int d) { return hipSetDevice(d); }
-inline Error getDeviceProperties(DeviceProp* p, int d) { return hipGetDeviceProperties(p, d); }
-inline Error deviceSynchronize() { return hipDeviceSynchronize(); }
-inline Error initContext() { return hipFree(nullptr); }
-inline Error deviceMalloc(void** p, std::size_t n) { return hipMalloc(p, n); }
-inline Error deviceFree(void* p) { return hipFree(p); }
-inline Error deviceMemset(void* p, int v, std::size_t n) { return hipMemset(p, v, n); }
-inline Error memcpyToHost(void* dst, const void* src, std::size_t n) {
+inline const char* error_string(error e) { return hipGetErrorString(e); }
+inline const char* error_name(error e) { return hipGetErrorName(e); }
+inline error get_last_error() { return hipGetLastError(); }
+inline error get_device_count(int* n) { return hipGetDeviceCount(n); }
+inline error set_device(int d) { return hipSetDevice(d); }
+inline error get_device_properties(device_prop* p, int d) { return hipGetDeviceProperties(p, d); }
+inline error device_synchronize() { return hipDeviceSynchronize(); }
+inline error init_context() { return hipFree(nullptr); }
+inline error device_malloc(void** p, std::size_t n) { return hipMalloc(p, n); }
+inline error device_free(void* p) { return hipFree(p); }
+inline error device_memset(void* p, int v, std::size_t n) { return hipMemset(p, v, n); }
+inline error memcpy_to_host(void* dst, const void* src, std::size_t n) {
   return hipMemcpy(dst, src, n, hipMemcpyDeviceToHost);
 }
-inline Error memGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+inline error mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
   return hipMemGetInfo(free_bytes, total_bytes);
 }
-inline Error eventCreate(Event* e) { return hipEventCreate(e); }
-inline Error eventDestroy(Event e) { return hipEventDestroy(e); }
-inline Error eventRecord(Event e) { return hipEventRecord(e, nullptr); }
-inline Error eventSynchronize(Event e) { return hipEventSynchronize(e); }
-inline Error eventElapsedMs(float* ms, Event start, Event stop) {
+inline error event_create(event* e) { return hipEventCreate(e); }
+inline error event_destroy(event e) { return hipEventDestroy(e); }
+inline error event_record(event e) { return hipEventRecord(e, nullptr); }
+inline error event_synchronize(event e) { return hipEventSynchronize(e); }
+inline error event_elapsed_ms(float* ms, event start, event stop) {
   return hipEventElapsedTime(ms, start, stop);
 }
-inline Error pciBusId(char* buf, int len, int d) { return hipDeviceGetPCIBusId(buf, len, d); }
+inline error pci_bus_id(char* buf, int len, int d) { return hipDeviceGetPCIBusId(buf, len, d); }
 template <class Kernel>
-inline Error occupancyBlocksPerCu(int* n, Kernel k, int block, std::size_t dyn_smem) {
+inline error occupancy_blocks_per_cu(int* n, Kernel k, int block, std::size_t dyn_smem) {
   return hipOccupancyMaxActiveBlocksPerMultiprocessor(n, reinterpret_cast<const void*>(k), block,
                                                       dyn_smem);
 }
 // "gfx90a:sramecc+:xnack-" -> "gfx90a"
-inline std::string archName(const DeviceProp& p) {
+inline std::string arch_name(const device_prop& p) {
   std::string s = p.gcnArchName;
   const auto colon = s.find(':');
   if (colon != std::string::npos)
@@ -124,13 +124,13 @@ inline std::string archName(const DeviceProp& p) {
     s = "gfx" + std::to_string(p.gcnArch);
   return s;
 }
-inline bool hasFp16Arith(const DeviceProp&) { return true; } // packed fp16 on all gfx9+
+inline bool has_fp16_arith(const device_prop&) { return true; } // packed fp16 on all gfx9+
 #endif
 
 // ---- device side -------------------------------------------------------------------------
 
 // Butterfly exchange within a warp / wavefront (all lanes participate).
-__device__ inline unsigned shflXor(unsigned v, int lane_mask) {
+__device__ inline unsigned shfl_xor(unsigned v, int lane_mask) {
 #if PGPU_CUDA
   return __shfl_xor_sync(0xffffffffu, v, lane_mask);
 #else
@@ -141,7 +141,7 @@ __device__ inline unsigned shflXor(unsigned v, int lane_mask) {
 // A 16-byte global load that is cached in L2 but not in L1 where the ISA lets us say so
 // (CUDA: ld.global.cg). AMD's vector L1 is 16 KiB per CU, far below the per-CU share of any
 // L2-sized working set, so a plain load is used there.
-__device__ inline uint4 loadL2Only(const uint4* p) {
+__device__ inline uint4 load_l2_only(const uint4* p) {
 #if PGPU_CUDA
   return __ldcg(p);
 #else

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The SM (shader) clock and, on NVIDIA, the throttle reasons, read before and after the run from
+// NVML / ROCm SMI through dlopen: no headers, no link dependency, nothing reported without them.
+#pragma once
+
+#include "gpu_compat.hpp"
+#if PGPU_CUDA
+#include "util/nvml_library.hpp"
+#endif
+
+#include <cstdint>
+#include <optional>
+
+namespace perfgate::microbench::gpu {
+
+struct clock_sample {
+  std::optional<unsigned> sm_mhz;
+  std::optional<unsigned long long> reasons;
+};
+
+class clock_reader {
+public:
+  clock_reader(const pgpu::device_prop& prop, int index);
+  clock_reader(const clock_reader&) = delete;
+  clock_reader& operator=(const clock_reader&) = delete;
+  ~clock_reader();
+  clock_sample sample();
+
+private:
+#if PGPU_CUDA
+  perfgate::detail::nvml_library nvml_;
+  perfgate::detail::nvml_library::device_handle dev_ = nullptr;
+#else
+  void* lib_ = nullptr;
+  bool ready_ = false;
+  int (*shutdown_)() = nullptr;
+  int (*clk_)(std::uint32_t, int, void*) = nullptr;
+  std::uint32_t dev_ = 0;
+  unsigned lib_major_ = 0;
+#endif
+};
+
+} // namespace perfgate::microbench::gpu
