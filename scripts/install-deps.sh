@@ -8,6 +8,17 @@ packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest
           libsqlite3-dev # rocpd .db profiles (rocprofv3's default output since ROCm 7.0)
           hipcc libamdhip64-dev) # HIP builds of the GPU micro-benchmarks (Debian's ROCm 5.2)
 
+# cuobjdump and nvdisasm for the offline check of the tensor micro-benchmarks' SASS
+# (tests/microbench/check_tensor_isa.sh): PyPI wheels, no GPU needed, only where a CUDA toolkit
+# builds those benchmarks. Without them that one test skips (77) and says why.
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  if ! python3 -c 'import glob, os, sys, nvidia; sys.exit(not any(glob.glob(os.path.join(p, "*", "bin", "nvdisasm")) for p in nvidia.__path__))' 2>/dev/null; then
+    echo "==> dependencies: installing the SASS tools (pip: nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
+    python3 -m pip install -q nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm ||
+      echo "warning: could not install the SASS tools; microbench.cuda.tensor_sass will skip" >&2
+  fi
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate-microbench-cuda / perfgate-microbench-hip: peak-rate micro-benchmarks for perfgate's
-// device model (T_SP, T_DP, T_int, T_add, T_ldst, B_mem, plus fp16, L2 bandwidth and a measured
-// roofline sweep). This file: the command line, the order of the runs and the JSON output.
+// device model (T_SP, T_DP, T_int, T_add, T_ldst, B_mem, plus fp16, L2 bandwidth, the tensor
+// (matrix) unit per precision and a measured roofline sweep). This file: the command line, the
+// order of the runs and the JSON output.
 //
 // One source for two back ends: compiled by nvcc it is perfgate-microbench-cuda; compiled as
 // HIP (hipcc / clang -x hip, AMD) it is perfgate-microbench-hip. Everything that differs
@@ -17,6 +18,7 @@
 // kernel that skipped data would be reported as an error rather than as bandwidth.
 //   gpu_measure: timing and sizing     gpu_compute: FMA, integer mad and add peaks
 //   gpu_caches:  shared memory, L2     gpu_memory:  DRAM streams, roofline sweep
+//   gpu_tensor:  mma.sync / MFMA per precision
 //   gpu_clocks:  NVML / ROCm SMI clock reader
 #include "gpu_caches.hpp"
 #include "gpu_clocks.hpp"
@@ -24,6 +26,7 @@
 #include "gpu_compute.hpp"
 #include "gpu_measure.hpp"
 #include "gpu_memory.hpp"
+#include "gpu_tensor.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -300,6 +303,8 @@ int run(const options& opt) {
     step("dram_write_gbs", [&] { return run_dram_write(b, buffers); });
     step("dram_copy_gbs", [&] { return run_dram_copy(b, buffers); });
     step("l2_gbs", [&] { return run_l2(b, buffers); });
+    for (int i = 0; i < tensor_precisions; ++i)
+      step(tensor_key(dev.prop, i), [&] { return run_tensor(b, i); });
     current = "roofline_sweep";
     log.start(current);
     sweep = run_sweep(b, buffers);

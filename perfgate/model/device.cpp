@@ -395,10 +395,8 @@ std::optional<cache_level> cache_holding(const device& d, double working_set_byt
 }
 
 device with_datasheet_tensor_peaks(const device& d) {
-  const auto is_tensor_peak = [](const auto& peak) { return peak.first.starts_with("tensor_"); };
   if (d.kind != "gpu" || d.source != "measured" || !d.sm_clock_mhz || d.arch.empty() ||
-      d.compute_units == 0 ||
-      std::any_of(d.extra_peaks.begin(), d.extra_peaks.end(), is_tensor_peak)) {
+      d.compute_units == 0) {
     return d;
   }
   // Tensor peaks per clock of every built-in GPU of the same chip; they must agree (H100 SXM and
@@ -436,10 +434,13 @@ device with_datasheet_tensor_peaks(const device& d) {
   }
   device out = d;
   for (const auto& [key, rate] : per_clock) {
+    if (d.extra_peaks.contains(key)) {
+      continue; // measured (gpu_tensor.cu): the machine's own rate is the roof
+    }
     out.extra_peaks[key] = rate * *d.sm_clock_mhz;
     std::ostringstream cite;
-    cite << "not measured (perfgate calibrate has no tensor micro-benchmark yet): the datasheet "
-            "rate of built-in '"
+    cite << "not measured (no tensor micro-benchmark of this precision on this architecture, or "
+            "it is not the fastest path there): the datasheet rate of built-in '"
          << source->id << "' (architecture " << d.arch << ", " << d.compute_units
          << " SMs, as this GPU), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz
          << " MHz";

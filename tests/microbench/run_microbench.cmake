@@ -59,8 +59,17 @@ string(JSON _got_backend GET "${out}" backend)
 if(NOT _got_backend STREQUAL _backend)
   message(FATAL_ERROR "backend is '${_got_backend}', expected '${_backend}'")
 endif()
+# The tensor keys are tensor_* where warp-level MMA / MFMA is the fastest matrix path, mma_sync_*
+# on Hopper and datacenter Blackwell (microbench/gpu/gpu_tensor.hpp).
+if(RUNTIME STREQUAL "CUDA" AND out MATCHES "\"mma_sync_fp16_gflops\"")
+  set(_tensor mma_sync_)
+else()
+  set(_tensor tensor_)
+endif()
 set(_expected fp32_gflops fp64_gflops fp16_gflops int_mad_gops int_add_gops ldst_ginst
-              dram_read_gbs dram_write_gbs dram_copy_gbs l2_gbs)
+              dram_read_gbs dram_write_gbs dram_copy_gbs l2_gbs ${_tensor}fp16_gflops
+              ${_tensor}bf16_gflops ${_tensor}tf32_gflops ${_tensor}fp64_gflops
+              ${_tensor}fp8_gflops ${_tensor}int8_gops)
 string(JSON _n LENGTH "${out}" results)
 set(_keys "")
 math(EXPR _last "${_n} - 1")
@@ -68,7 +77,8 @@ foreach(_i RANGE ${_last})
   string(JSON _key GET "${out}" results ${_i} key)
   string(JSON _best GET "${out}" results ${_i} best)
   list(APPEND _keys "${_key}")
-  if(NOT _key STREQUAL "fp16_gflops" AND NOT _best GREATER 0)
+  # fp16 and the tensor precisions are null where the device lacks them.
+  if(NOT _key MATCHES "^(fp16_gflops|tensor_|mma_sync_)" AND NOT _best GREATER 0)
     message(FATAL_ERROR "${_key}: best rate is '${_best}', expected a positive number")
   endif()
 endforeach()

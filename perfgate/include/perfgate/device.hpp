@@ -136,10 +136,12 @@ struct cache_level {
 /// Serialise to `perfgate-device/1` JSON text.
 [[nodiscard]] std::string device_to_json(const device& d);
 
-/// A measured GPU without tensor peaks (a calibration measures none yet) completed with the
-/// tensor peaks of the built-in datasheet devices of the same vendor, architecture and SM count,
-/// per clock, at the file's own clock, each cited as not measured. Unchanged when it states any
-/// tensor peak, lacks a clock or architecture, or the matching built-ins disagree or are none.
+/// A measured GPU's tensor peaks that the calibration did not measure (a precision its tensor
+/// micro-benchmarks lack there, or all of them where warp-level MMA is not the fastest path:
+/// Hopper, datacenter Blackwell) completed from the built-in datasheet devices of the same
+/// vendor, architecture and SM count, per clock, at the file's own clock, each cited as not
+/// measured; a measured peak is kept. Unchanged when it lacks a clock or architecture, or the
+/// matching built-ins disagree or are none.
 [[nodiscard]] device with_datasheet_tensor_peaks(const device& d);
 
 /// Read and validate a device file (with_datasheet_tensor_peaks applied).

@@ -4,9 +4,12 @@
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
+#include <perfgate/model.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace {
 const std::string sample = std::string(PERFGATE_TEST_DATA_DIR) + "/microbench/cuda_sample.json";
@@ -121,4 +124,53 @@ TEST(Calibration, QuickRunsAreMarkedAsNotAMeasurement) {
   run.quick = true;
   EXPECT_EQ(perfgate::device_from_microbench(run, "x").provenance_how.rfind("QUICK SMOKE RUN", 0),
             0U);
+}
+
+// The tensor micro-benchmarks (microbench/gpu/gpu_tensor.cu): where warp-level MMA / MFMA is the
+// architecture's fastest matrix path their rates are the device's tensor roofs; the mma_sync_*
+// rates of Hopper and datacenter Blackwell (wgmma / tcgen05 run faster) are kept as
+// measurements but are no roof, so a kernel of that precision finds no measured path instead
+// of a roof real kernels beat.
+TEST(Calibration, TensorRatesBecomeTensorRoofsOnlyWhereWarpMmaIsTheFastestPath) {
+  auto run = gpu_run();
+  const auto add = [&](std::string key, double best) {
+    perfgate::microbench_result r;
+    r.key = std::move(key);
+    r.scope = "all";
+    r.best = r.median = r.min = r.max = best;
+    r.repetitions = 1;
+    run.results.push_back(r);
+  };
+  add("tensor_bf16_gflops", 280000.0);
+  add("tensor_int8_gops", 560000.0);
+  add("mma_sync_fp16_gflops", 600000.0);
+  const auto d = perfgate::device_from_microbench(run, "local-cuda-0");
+  EXPECT_EQ(d.extra_peaks.at("tensor_bf16_gflops"), 280000.0);
+  EXPECT_EQ(d.extra_peaks.at("tensor_int8_gops"), 560000.0);
+  EXPECT_EQ(d.extra_peaks.at("mma_sync_fp16_gflops"), 600000.0);
+  EXPECT_EQ(d.extra_peaks.count("tensor_fp16_gflops"), 0U);
+
+  perfgate::model_counters m; // an FP32 kernel with 2e9 BF16 tensor operations
+  m.M_fp32 = 1000;
+  m.M_fma32 = 600;
+  m.M_ldst = 500;
+  m.M_inst = 100;
+  m.dram_read_bytes = 1e6;
+  m.tensor_ops[perfgate::kernel_type::tensor_bf16] = 2e9;
+  const auto bf16 = perfgate::roof_of(perfgate::derive_kernel_params(m), d);
+  const auto term = std::find_if(bf16.terms.begin(), bf16.terms.end(),
+                                 [](const auto& t) { return t.resource == "tensor_bf16"; });
+  ASSERT_NE(term, bf16.terms.end());
+  EXPECT_EQ(term->rate, 280000.0);
+  EXPECT_EQ(bf16.limiter, "tensor_bf16");
+  m.tensor_ops.clear();
+  m.tensor_ops[perfgate::kernel_type::tensor_fp16] = 2e9;
+  try {
+    (void)perfgate::roof_of(perfgate::derive_kernel_params(m), d);
+    FAIL() << "an FP16 tensor kernel got a roof from mma_sync_fp16_gflops";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no tensor_fp16 path: no peak 'tensor_fp16_gflops'"),
+              std::string::npos)
+        << e.what();
+  }
 }

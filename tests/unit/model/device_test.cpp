@@ -257,3 +257,22 @@ TEST(Device, CacheCapacitiesAndOneCoreCacheRatesRoundTrip) {
   EXPECT_EQ(message_of(j), "dev.json: key 'cache_bytes.l4': unknown cache level, expected l1, l2 "
                            "or llc");
 }
+
+// A calibration's measured tensor peak is the roof; only the precisions it did not measure come
+// from the datasheet devices of the same chip (H100 SXM and H200: 4096 FP16 flops per SM per
+// clock, dense), at the file's own clock.
+TEST(Device, MeasuredTensorPeaksAreKeptAndOnlyTheOthersFilledFromTheDatasheet) {
+  perfgate::device d = perfgate::resolve_device("h100-sxm");
+  d.id = "local-h100";
+  d.source = "measured";
+  d.extra_peaks.clear();
+  d.citations.clear();
+  d.sm_clock_mhz = 1755.0;
+  d.extra_peaks["tensor_bf16_gflops"] = 700000.0;
+  const auto out = perfgate::with_datasheet_tensor_peaks(d);
+  EXPECT_EQ(out.extra_peaks.at("tensor_bf16_gflops"), 700000.0);
+  EXPECT_EQ(out.citations.count("tensor_bf16_gflops"), 0U);
+  EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp16_gflops"), 4096.0 * 132 * 1.755);
+  EXPECT_NE(out.citations.at("tensor_fp16_gflops").find("not measured"), std::string::npos);
+  EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp8_gflops"), 8192.0 * 132 * 1.755);
+}
