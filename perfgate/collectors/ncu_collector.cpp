@@ -177,28 +177,6 @@ profile collect_ncu(const collect_request& request, const std::vector<std::strin
   return p;
 }
 
-bool needs_tensor_run(const profile& p) {
-  return std::any_of(p.kernels.begin(), p.kernels.end(), [&](const kernel_profile& k) {
-    return k.matrix_instructions(p.warp_size) > 0 && k.tensor_operations() <= 0;
-  });
-}
-
-void add_tensor_counters(profile& base, const profile& tensor) {
-  for (auto& k : base.kernels) {
-    const auto t = std::find_if(tensor.kernels.begin(), tensor.kernels.end(),
-                                [&](const kernel_profile& x) { return x.name == k.name; });
-    if (t == tensor.kernels.end() || t->invocations == 0) {
-      continue;
-    }
-    const double scale = static_cast<double>(k.invocations) / static_cast<double>(t->invocations);
-    for (auto name : counter::tensor_ops) {
-      if (const auto ops = t->counter(name)) {
-        k.counters[std::string(name)] = *ops * scale;
-      }
-    }
-  }
-}
-
 profile collect_ncu_runs(const collect_request& request, const ncu_metric_sets& sets) {
   profile p = collect_ncu(request, sets.metrics);
   if (!sets.tensor_metrics.empty() && needs_tensor_run(p)) {
