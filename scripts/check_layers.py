@@ -35,6 +35,7 @@ PUBLIC_HEADERS = {
     "device.hpp": "model",
     "model.hpp": "model",
     "calibration.hpp": "model",
+    "pipeline.hpp": "model",
     "report.hpp": "report",
     "writers.hpp": "report",
     "gate.hpp": "gate",

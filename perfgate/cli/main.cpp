@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
       {"compare", cli::add_compare_command(app)},
       {"merge", cli::add_merge_command(app, args)},
       {"baseline", cli::add_baseline_command(app)},
+      {"pipeline", cli::add_pipeline_command(app)},
   };
   try {
     app.parse(ours);

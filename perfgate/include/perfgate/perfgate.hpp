@@ -12,6 +12,7 @@
 #include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
+#include <perfgate/pipeline.hpp>
 #include <perfgate/profile.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>

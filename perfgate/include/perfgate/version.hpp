@@ -27,4 +27,6 @@ inline constexpr std::string_view microbench_schema = "perfgate-microbench/1";
 inline constexpr std::string_view cupti_run_schema = "perfgate-cupti/1";
 /// `perfgate metrics --format json`: a chip's counter plan.
 inline constexpr std::string_view metrics_schema = "perfgate-metrics/1";
+/// `perfgate pipeline eq1 --format json`: Eq. 1 over a warp sweep.
+inline constexpr std::string_view pipeline_eq1_schema = "perfgate-pipeline-eq1/1";
 } // namespace perfgate

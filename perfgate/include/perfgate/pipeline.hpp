@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// The pipeline performance model (Cornelis & Lemeire, PDP 2019; MODEL.md section 5): latency
+/// of warps of dependent instructions on one compute unit, by the closed form (Eq. 1) and by a
+/// discrete-event simulation of the compute unit's pipelines, with the corrections MODEL.md
+/// lists for the paper's Algorithm 1. Times are in cycles of the compute unit's clock.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate::pipeline {
+
+/// An instruction type's latencies in cycles: `issue` (lambda) between two warp instructions of
+/// the type on one compute unit (1 = warp-size instructions per cycle; may be fractional, 0.25
+/// on Pascal), `completion` (Lambda) from issue until a dependent instruction may issue.
+struct latency {
+  double issue = 1;
+  double completion = 1;
+};
+
+/// Eq. 1: W warps of N dependent instructions of one type take N Lambda + (W - 1) lambda cycles
+/// until the last completion when W <= Lambda / lambda, else Lambda + (N W - 1) lambda.
+[[nodiscard]] double eq1_cycles(const latency& l, std::uint64_t n, std::uint64_t warps);
+
+/// Eq. 1 inverted on a sweep of dependent chains (MODEL.md): Lambda = t(1) / N and
+/// lambda = (t(W) - Lambda) / (N W - 1), from `cycles_one_warp` = t(1) and `cycles_many` =
+/// t(W) with W past the knee. Throws usage_error for non-positive inputs, W < 2, or t(W) < t(1)
+/// (W warps of dependent chains cannot finish before one).
+[[nodiscard]] latency fit_eq1(double cycles_one_warp, double cycles_many, std::uint64_t n,
+                              std::uint64_t warps);
+
+/// lambda of a one-cycle instruction on a compute unit of `lanes` lanes: warp_size / lanes
+/// (Section III.B: lambda = 1 is 32 instructions per cycle on NVIDIA, 64 on AMD).
+[[nodiscard]] double issue_latency_from_lanes(double lanes, int warp_size);
+
+/// Groups one compute unit runs: ceil(groups / compute_units) (Section III.D).
+[[nodiscard]] std::uint64_t groups_per_compute_unit(std::uint64_t groups,
+                                                    std::uint64_t compute_units);
+
+/// The compute unit's pipelines (names as Nsight Compute's sm__inst_executed_pipe_*).
+enum class unit { alu, fp64, sfu, lmem, gmem, sync, tensor };
+[[nodiscard]] std::string_view to_string(unit u);
+
+/// One instruction of a warp's instruction dependence graph (IDG). `deps` index earlier
+/// instructions of the same graph.
+struct instruction {
+  std::string op; ///< "fadd", "ld.global", ... (for reports)
+  unit pipe = unit::alu;
+  latency lat;
+  std::vector<std::size_t> deps; ///< instructions whose results it needs
+  bool store = false;            ///< completes at issue + lambda: the warp need not wait for it
+  bool barrier = false; ///< ready only when its deps are complete in every warp of the group
+};
+
+/// What one warp executes, in program order (every dep is an earlier instruction).
+struct idg {
+  std::vector<instruction> instructions;
+};
+
+struct sim_config {
+  std::uint64_t warps_per_group = 1; ///< ceil(threads per group / warp size)
+  std::uint64_t groups = 1;          ///< groups this compute unit runs (groups_per_compute_unit)
+  std::uint64_t resident_groups = 1; ///< at most this many at a time (occupancy)
+  bool in_order = false;             ///< a warp issues its instructions in program order
+  double theta = 0.8;                ///< utilisation at which a run is throughput-bound
+};
+
+/// What the simulation found.
+struct sim_result {
+  double cycles = 0;              ///< until the last completion
+  std::uint64_t instructions = 0; ///< warp instructions issued
+  unit busiest = unit::alu;       ///< the pipeline with the most busy cycles
+  double utilisation = 0;         ///< its busy cycles (issues x lambda) / cycles
+  bool latency_bound = false;     ///< utilisation < theta (MODEL.md: perfgate's rule)
+};
+
+/// Simulates `config.groups` groups of `config.warps_per_group` warps running `g` on one compute
+/// unit: min(resident, groups) groups admitted first and one more whenever one finishes; each
+/// pipeline issues one warp instruction per lambda of that instruction, to the oldest ready warp
+/// instruction (ties in readiness order, so no warp starves); an idle pipeline waits for the
+/// next ready instruction; completions are processed before issues at the same time. On a single
+/// chain of one instruction type it equals Eq. 1 exactly. Throws usage_error for an empty graph,
+/// a dep that is not an earlier instruction, zero warps, groups or resident groups, or a
+/// non-positive latency.
+[[nodiscard]] sim_result simulate(const idg& g, const sim_config& config);
+
+/// `n` dependent instructions of latency `l` on pipeline `pipe` (the micro-benchmark's chain).
+[[nodiscard]] idg dependent_chain(const latency& l, std::uint64_t n, unit pipe = unit::alu);
+
+} // namespace perfgate::pipeline

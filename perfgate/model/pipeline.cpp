@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <perfgate/error.hpp>
+#include <perfgate/pipeline.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <string>
+
+namespace perfgate::pipeline {
+
+namespace {
+void check_latency(const latency& l, std::string_view what) {
+  if (!(l.issue > 0) || !(l.completion > 0) || !std::isfinite(l.issue) ||
+      !std::isfinite(l.completion)) {
+    throw usage_error(std::string(what) + ": latencies must be positive, found lambda " +
+                      std::to_string(l.issue) + ", Lambda " + std::to_string(l.completion));
+  }
+}
+} // namespace
+
+double eq1_cycles(const latency& l, std::uint64_t n, std::uint64_t warps) {
+  check_latency(l, "Eq. 1");
+  if (n == 0 || warps == 0) {
+    throw usage_error("Eq. 1: N and W must be at least 1");
+  }
+  const auto N = static_cast<double>(n), W = static_cast<double>(warps);
+  if (W <= l.completion / l.issue) {
+    return N * l.completion + (W - 1) * l.issue;
+  }
+  return l.completion + (N * W - 1) * l.issue;
+}
+
+latency fit_eq1(double cycles_one_warp, double cycles_many, std::uint64_t n, std::uint64_t warps) {
+  if (!(cycles_one_warp > 0) || !(cycles_many > 0) || n == 0 || warps < 2) {
+    throw usage_error("fitting Eq. 1 needs t(1) > 0, t(W) > 0, N >= 1 and W >= 2");
+  }
+  if (cycles_many < cycles_one_warp) {
+    throw usage_error("fitting Eq. 1: " + std::to_string(warps) + " warps took " +
+                      std::to_string(cycles_many) + " cycles, fewer than one warp's " +
+                      std::to_string(cycles_one_warp) + ": the sweep is not of dependent chains");
+  }
+  latency l;
+  l.completion = cycles_one_warp / static_cast<double>(n);
+  l.issue =
+      (cycles_many - l.completion) / (static_cast<double>(n) * static_cast<double>(warps) - 1);
+  return l;
+}
+
+double issue_latency_from_lanes(double lanes, int warp_size) {
+  if (!(lanes > 0) || warp_size <= 0) {
+    throw usage_error("lambda from lanes needs lanes > 0 and a warp size > 0");
+  }
+  return warp_size / lanes;
+}
+
+std::uint64_t groups_per_compute_unit(std::uint64_t groups, std::uint64_t compute_units) {
+  if (compute_units == 0) {
+    throw usage_error("groups per compute unit: no compute unit");
+  }
+  return (groups + compute_units - 1) / compute_units;
+}
+
+std::string_view to_string(unit u) {
+  switch (u) {
+  case unit::alu: return "alu";
+  case unit::fp64: return "fp64";
+  case unit::sfu: return "sfu";
+  case unit::lmem: return "lmem";
+  case unit::gmem: return "gmem";
+  case unit::sync: return "sync";
+  case unit::tensor: return "tensor";
+  }
+  return "?";
+}
+
+idg dependent_chain(const latency& l, std::uint64_t n, unit pipe) {
+  idg g;
+  g.instructions.reserve(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    instruction in;
+    in.op = "chain";
+    in.pipe = pipe;
+    in.lat = l;
+    if (i > 0) {
+      in.deps = {i - 1};
+    }
+    g.instructions.push_back(std::move(in));
+  }
+  return g;
+}
+
+namespace {
+constexpr std::size_t unit_count = 7;
+constexpr double never = std::numeric_limits<double>::infinity();
+
+// A warp instruction at the time it became ready (or completes); seq orders equal times by
+// when they were queued, which is readiness order: the oldest ready instruction goes first.
+struct event {
+  double t;
+  std::uint64_t seq;
+  std::size_t group; // slot of a resident group
+  std::size_t warp;  // within the group
+  std::size_t instr;
+  bool operator>(const event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
+};
+using event_queue = std::priority_queue<event, std::vector<event>, std::greater<>>;
+
+struct group_state {
+  bool active = false;
+  std::uint64_t remaining = 0;                     // completions still to come
+  std::vector<std::vector<std::size_t>> deps_left; // [warp][instr]
+  std::vector<std::size_t> next_issue;             // in-order: next instruction per warp
+  std::vector<std::vector<char>> deps_met;         // in-order: deps done, waiting its turn
+  std::vector<std::size_t> barrier_arrived;        // [instr]: warps whose deps are done
+};
+
+class simulator {
+public:
+  simulator(const idg& g, const sim_config& c) : m_g(g), m_c(c) {
+    m_users.resize(g.instructions.size());
+    for (std::size_t i = 0; i < g.instructions.size(); ++i) {
+      for (const std::size_t d : g.instructions[i].deps) {
+        m_users[d].push_back(i);
+      }
+    }
+  }
+
+  sim_result run() {
+    const std::uint64_t first = std::min(m_c.resident_groups, m_c.groups);
+    m_slots.resize(first);
+    for (std::size_t s = 0; s < first; ++s) {
+      admit(s, 0.0);
+    }
+    double end = 0;
+    while (true) {
+      double t = m_completions.empty() ? never : m_completions.top().t;
+      for (std::size_t p = 0; p < unit_count; ++p) {
+        if (!m_ready[p].empty()) {
+          t = std::min(t, std::max(m_free_at[p], m_ready[p].top().t));
+        }
+      }
+      if (t == never) {
+        break;
+      }
+      while (!m_completions.empty() && m_completions.top().t <= t) {
+        const event e = m_completions.top();
+        m_completions.pop();
+        end = std::max(end, e.t);
+        complete(e);
+      }
+      for (std::size_t p = 0; p < unit_count; ++p) {
+        if (!m_ready[p].empty() && m_free_at[p] <= t && m_ready[p].top().t <= t) {
+          issue(p, t);
+        }
+      }
+    }
+    sim_result r;
+    r.cycles = end;
+    r.instructions = m_issued;
+    const auto busiest = std::max_element(m_busy.begin(), m_busy.end());
+    r.busiest = static_cast<unit>(busiest - m_busy.begin());
+    r.utilisation = end > 0 ? *busiest / end : 0;
+    r.latency_bound = r.utilisation < m_c.theta;
+    return r;
+  }
+
+private:
+  void admit(std::size_t slot, double t) {
+    group_state& gs = m_slots[slot];
+    const std::size_t n = m_g.instructions.size();
+    gs.active = true;
+    gs.remaining = m_c.warps_per_group * n;
+    gs.deps_left.assign(m_c.warps_per_group, std::vector<std::size_t>(n));
+    gs.next_issue.assign(m_c.warps_per_group, 0);
+    gs.deps_met.assign(m_c.warps_per_group, std::vector<char>(n, 0));
+    gs.barrier_arrived.assign(n, 0);
+    ++m_admitted;
+    for (std::size_t w = 0; w < m_c.warps_per_group; ++w) {
+      for (std::size_t i = 0; i < n; ++i) {
+        gs.deps_left[w][i] = m_g.instructions[i].deps.size();
+      }
+    }
+    for (std::size_t w = 0; w < m_c.warps_per_group; ++w) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (gs.deps_left[w][i] == 0) {
+          deps_done(slot, w, i, t);
+        }
+      }
+    }
+  }
+
+  // Every dep of (warp, instr) has completed at t.
+  void deps_done(std::size_t slot, std::size_t w, std::size_t i, double t) {
+    group_state& gs = m_slots[slot];
+    if (m_g.instructions[i].barrier) {
+      if (++gs.barrier_arrived[i] < m_c.warps_per_group) {
+        return;
+      }
+      for (std::size_t v = 0; v < m_c.warps_per_group; ++v) {
+        eligible(slot, v, i, t);
+      }
+      return;
+    }
+    eligible(slot, w, i, t);
+  }
+
+  // Ready as far as data goes; in-order issue also waits for its turn.
+  void eligible(std::size_t slot, std::size_t w, std::size_t i, double t) {
+    group_state& gs = m_slots[slot];
+    if (m_c.in_order && gs.next_issue[w] != i) {
+      gs.deps_met[w][i] = 1;
+      return;
+    }
+    m_ready[static_cast<std::size_t>(m_g.instructions[i].pipe)].push({t, m_seq++, slot, w, i});
+  }
+
+  void issue(std::size_t p, double t) {
+    const event e = m_ready[p].top();
+    m_ready[p].pop();
+    const instruction& in = m_g.instructions[e.instr];
+    m_free_at[p] = t + in.lat.issue;
+    m_busy[p] += in.lat.issue;
+    ++m_issued;
+    const double done = t + (in.store ? in.lat.issue : in.lat.completion);
+    m_completions.push({done, m_seq++, e.group, e.warp, e.instr});
+    if (m_c.in_order) {
+      group_state& gs = m_slots[e.group];
+      const std::size_t next = ++gs.next_issue[e.warp];
+      if (next < m_g.instructions.size() && gs.deps_met[e.warp][next] != 0) {
+        m_ready[static_cast<std::size_t>(m_g.instructions[next].pipe)].push(
+            {t, m_seq++, e.group, e.warp, next});
+      }
+    }
+  }
+
+  void complete(const event& e) {
+    group_state& gs = m_slots[e.group];
+    for (const std::size_t u : m_users[e.instr]) {
+      if (--gs.deps_left[e.warp][u] == 0) {
+        deps_done(e.group, e.warp, u, e.t);
+      }
+    }
+    if (--gs.remaining == 0) {
+      gs.active = false;
+      if (m_admitted < m_c.groups) {
+        admit(e.group, e.t); // the freed slot takes the next group
+      }
+    }
+  }
+
+  const idg& m_g;
+  const sim_config& m_c;
+  std::vector<std::vector<std::size_t>> m_users;
+  std::vector<group_state> m_slots;
+  std::array<event_queue, unit_count> m_ready;
+  std::array<double, unit_count> m_free_at{};
+  std::array<double, unit_count> m_busy{};
+  event_queue m_completions;
+  std::uint64_t m_seq = 0;
+  std::uint64_t m_issued = 0;
+  std::uint64_t m_admitted = 0;
+};
+} // namespace
+
+sim_result simulate(const idg& g, const sim_config& config) {
+  if (g.instructions.empty()) {
+    throw usage_error("pipeline simulation: the instruction dependence graph is empty");
+  }
+  if (config.warps_per_group == 0 || config.groups == 0 || config.resident_groups == 0) {
+    throw usage_error("pipeline simulation: warps per group, groups and resident groups must be "
+                      "at least 1");
+  }
+  for (std::size_t i = 0; i < g.instructions.size(); ++i) {
+    const auto& in = g.instructions[i];
+    check_latency(in.lat, "instruction " + std::to_string(i) + " (" + in.op + ")");
+    for (const std::size_t d : in.deps) {
+      if (d >= i) {
+        throw usage_error("instruction " + std::to_string(i) + " (" + in.op + ") depends on " +
+                          std::to_string(d) + ": expected an earlier instruction");
+      }
+    }
+  }
+  return simulator(g, config).run();
+}
+
+} // namespace perfgate::pipeline

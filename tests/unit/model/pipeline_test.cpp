@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// The pipeline simulator's rules beyond Eq. 1 (MODEL.md section 5): groups admitted up to the
+// occupancy limit, barriers across the warps of a group, in-order issue, refused graphs.
+#include <perfgate/error.hpp>
+#include <perfgate/pipeline.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+namespace pl = perfgate::pipeline;
+constexpr pl::latency fadd{1, 18}; // Fermi (Table II)
+
+pl::instruction op(std::string name, std::vector<std::size_t> deps, pl::latency l = fadd,
+                   pl::unit u = pl::unit::alu) {
+  pl::instruction in;
+  in.op = std::move(name);
+  in.pipe = u;
+  in.lat = l;
+  in.deps = std::move(deps);
+  return in;
+}
+} // namespace
+
+TEST(PipelineSimulator, GroupsBeyondTheOccupancyLimitWaitForAFreeSlot) {
+  const auto g = pl::dependent_chain(fadd, 10);
+  pl::sim_config c;
+  c.groups = 3;
+  c.resident_groups = 1;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 3 * 180.0); // one after the other
+  c.resident_groups = 3;
+  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fadd, 10, 3)); // side by side
+  c.resident_groups = 8; // admits min(M, N) groups, not M + 1
+  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fadd, 10, 3));
+  EXPECT_EQ(pl::simulate(g, c).instructions, 30U);
+}
+
+TEST(PipelineSimulator, ABarrierWaitsForItsDepsInEveryWarpOfTheGroup) {
+  pl::idg g;
+  g.instructions = {op("fadd", {}), op("bar", {0}, {1, 2}, pl::unit::sync), op("fadd", {1})};
+  pl::sim_config c;
+  c.warps_per_group = 2;
+  // Without the barrier flag warp 0 passes the "bar" at 18: 0..18, 18..20, 20..38; warp 1 one
+  // cycle later: 39.
+  EXPECT_EQ(pl::simulate(g, c).cycles, 39.0);
+  // As a barrier both warps wait for warp 1's fadd (19): bar at 19 and 20, fadd at 21 and 22.
+  g.instructions[1].barrier = true;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 40.0);
+}
+
+TEST(PipelineSimulator, InOrderIssueHoldsAnIndependentInstructionBehindAStalledOne) {
+  pl::idg g;
+  g.instructions = {op("a", {}), op("b", {0}), op("c", {})};
+  pl::sim_config c;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 36.0); // c issues at 1 while b waits for a
+  c.in_order = true;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 37.0); // c only after b (18): 19 + 18
+}
+
+TEST(PipelineSimulator, UtilisationOfTheBusiestPipelineDecidesLatencyBound) {
+  pl::sim_config c;
+  c.warps_per_group = 48;
+  const auto r = pl::simulate(pl::dependent_chain(fadd, 256), c);
+  EXPECT_EQ(r.busiest, pl::unit::alu);
+  EXPECT_DOUBLE_EQ(r.utilisation, 256.0 * 48 / 12305);
+  EXPECT_FALSE(r.latency_bound);
+  c.warps_per_group = 2;
+  EXPECT_TRUE(pl::simulate(pl::dependent_chain(fadd, 256), c).latency_bound);
+}
+
+TEST(PipelineSimulator, RefusesWhatItCannotSimulate) {
+  pl::idg g;
+  EXPECT_THROW((void)pl::simulate(g, {}), perfgate::usage_error);
+  g.instructions = {op("a", {1}), op("b", {})};
+  try {
+    (void)pl::simulate(g, {});
+    FAIL() << "a forward dependence was simulated";
+  } catch (const perfgate::usage_error& e) {
+    EXPECT_EQ(std::string(e.what()), "instruction 0 (a) depends on 1: expected an earlier "
+                                     "instruction");
+  }
+  g.instructions = {op("a", {}, {0, 18})};
+  EXPECT_THROW((void)pl::simulate(g, {}), perfgate::usage_error);
+  pl::sim_config none;
+  none.resident_groups = 0;
+  EXPECT_THROW((void)pl::simulate(pl::dependent_chain(fadd, 2), none), perfgate::usage_error);
+}
