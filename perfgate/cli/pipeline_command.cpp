@@ -2,17 +2,24 @@
 // perfgate pipeline eq1 --lambda L --Lambda LL --n N --warps W1..W2 [--theta T]
 //                       [--format text|json]: the pipeline model's Eq. 1 over a warp sweep, with
 // each point's utilisation and class (MODEL.md section 5).
+// perfgate pipeline fit --sweep chains.csv [--n N] -o latencies.json: lambda and Lambda per
+// instruction class from a sweep of dependent chains (perfgate-latencies/1).
 #include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
 #include <perfgate/pipeline.hpp>
 #include <perfgate/version.hpp>
 
 #include "cli/commands.hpp"
+#include "importers/csv_reader.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <charconv>
+#include <cmath>
+#include <iostream>
+#include <map>
 #include <memory>
 
 namespace perfgate::cli {
@@ -86,6 +93,91 @@ int run_eq1(const eq1_options& o) {
        "");
   return 0;
 }
+struct fit_options {
+  std::string sweep;
+  std::uint64_t n = 0;
+  std::string output;
+};
+
+// A whole number >= 1 or a positive number in a sweep field, else an error naming the line.
+double sweep_number(const detail::csv_row& row, std::size_t col, const detail::csv_row& header,
+                    const std::string& file, bool whole) {
+  const auto v = detail::parse_profiler_number(row.fields[col]);
+  if (!v || !(*v > 0) || (whole && std::floor(*v) != *v)) {
+    throw input_error(file, std::to_string(row.line),
+                      "column " + header.fields[col] + ": expected " +
+                          (whole ? "a whole number >= 1" : "a number > 0") + ", found \"" +
+                          row.fields[col] + "\"");
+  }
+  return *v;
+}
+
+int run_fit(const fit_options& o) {
+  const std::string text = read_text_file(o.sweep);
+  const auto rows = detail::read_csv(text, o.sweep);
+  if (rows.empty()) {
+    throw input_error(o.sweep, "", "the file is empty, expected a latency sweep CSV");
+  }
+  constexpr std::string_view table = "a latency sweep (op,warps_per_sm,n_dependent,cycles_max)";
+  const auto& header = rows.front();
+  const auto op_col = detail::required_column(header, "op", o.sweep, table);
+  const auto warps_col = detail::required_column(header, "warps_per_sm", o.sweep, table);
+  const auto cycles_col = detail::required_column(header, "cycles_max", o.sweep, table);
+  const auto n_col = detail::find_column(header, "n_dependent");
+  if (!n_col && o.n == 0) {
+    throw usage_error("--n: " + o.sweep + " has no n_dependent column; give the chain length");
+  }
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<pipeline::sweep_point>> ops;
+  for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
+    detail::check_row_width(*it, header, o.sweep);
+    const std::string& op = it->fields[op_col];
+    if (op.empty()) {
+      throw input_error(o.sweep, std::to_string(it->line), "empty \"op\" field");
+    }
+    pipeline::sweep_point p;
+    p.warps = static_cast<std::uint64_t>(sweep_number(*it, warps_col, header, o.sweep, true));
+    p.cycles = sweep_number(*it, cycles_col, header, o.sweep, false);
+    p.n =
+        n_col ? static_cast<std::uint64_t>(sweep_number(*it, *n_col, header, o.sweep, true)) : o.n;
+    if (!ops.contains(op)) {
+      order.push_back(op);
+    }
+    ops[op].push_back(p);
+  }
+  if (order.empty()) {
+    throw input_error(o.sweep, "", "no sweep rows under the header");
+  }
+  nlohmann::json latencies = nlohmann::json::object();
+  detail::table t;
+  t.header = {"op", "lambda", "Lambda", "N", "fit at W", "knee W", "max residual"};
+  t.right_aligned = {false, true, true, true, true, true, true};
+  for (const auto& op : order) {
+    const auto f = pipeline::fit_sweep(ops[op], o.sweep + ": op " + op);
+    latencies[op] = {{"lambda", f.lat.issue},
+                     {"Lambda", f.lat.completion},
+                     {"n", f.n},
+                     {"fit_warps", {1, f.warps_fit}},
+                     {"knee_warps", f.knee_warps},
+                     {"max_residual", f.max_residual},
+                     {"points", ops[op].size()}};
+    t.rows.push_back({op, detail::fixed(f.lat.issue, 4), detail::fixed(f.lat.completion, 4),
+                      std::to_string(f.n), std::to_string(f.warps_fit),
+                      detail::fixed(f.knee_warps, 2), detail::fixed(f.max_residual, 4)});
+  }
+  const nlohmann::json doc = {
+      {"schema", latencies_schema},
+      {"provenance",
+       {{"sweep", o.sweep},
+        {"tool", "perfgate " + std::string(version())},
+        {"method", "Eq. 1 inverted (MODEL.md section 5): Lambda = t(1) / N, lambda = (t(W) - "
+                   "Lambda) / (N W - 1) at the most warps of the sweep; cycles_max: until the "
+                   "last warp completes"}}},
+      {"latencies", latencies}};
+  emit(doc.dump(2) + "\n", o.output);
+  std::cerr << detail::render_text(t, "");
+  return 0;
+}
 } // namespace
 
 action add_pipeline_command(CLI::App& app) {
@@ -110,9 +202,19 @@ action add_pipeline_command(CLI::App& app) {
   eq1->add_option("--format", o->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  return [o, eq1]() {
+  auto f = std::make_shared<fit_options>();
+  auto* fit = cmd->add_subcommand(
+      "fit", "Latencies per instruction class from a sweep of dependent chains (Eq. 1 inverted)");
+  fit->add_option("--sweep", f->sweep, "CSV: op,warps_per_sm,n_dependent,cycles_max")->required();
+  fit->add_option("--n", f->n, "Chain length, when the sweep has no n_dependent column")
+      ->check(CLI::PositiveNumber);
+  fit->add_option("-o,--output", f->output, "perfgate-latencies/1 JSON to write")->required();
+  return [o, eq1, f, fit]() {
     if (eq1->parsed()) {
       return run_eq1(*o);
+    }
+    if (fit->parsed()) {
+      return run_fit(*f);
     }
     return static_cast<int>(exit_status::input_error);
   };

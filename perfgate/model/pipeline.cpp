@@ -49,6 +49,40 @@ latency fit_eq1(double cycles_one_warp, double cycles_many, std::uint64_t n, std
   return l;
 }
 
+latency_fit fit_sweep(const std::vector<sweep_point>& points, std::string_view what) {
+  const std::string name(what);
+  const auto one =
+      std::find_if(points.begin(), points.end(), [](const sweep_point& p) { return p.warps == 1; });
+  const auto most = std::max_element(
+      points.begin(), points.end(),
+      [](const sweep_point& a, const sweep_point& b) { return a.warps < b.warps; });
+  if (one == points.end() || most == points.end() || most->warps < 2) {
+    throw usage_error(name + ": the sweep needs a point at 1 warp and one at 2 or more warps");
+  }
+  for (const auto& p : points) {
+    if (p.n != one->n) {
+      throw usage_error(name + ": the sweep mixes chains of " + std::to_string(one->n) + " and " +
+                        std::to_string(p.n) + " instructions; expected one N");
+    }
+  }
+  latency_fit f;
+  f.n = one->n;
+  f.warps_fit = most->warps;
+  f.lat = fit_eq1(one->cycles, most->cycles, one->n, most->warps);
+  f.knee_warps = f.lat.completion / f.lat.issue;
+  if (static_cast<double>(most->warps) <= f.knee_warps) {
+    throw usage_error(
+        name + ": " + std::to_string(most->warps) +
+        " warps are not past the knee Lambda / lambda = " + std::to_string(f.knee_warps) +
+        ", so lambda cannot be read from them: sweep to more warps per SM");
+  }
+  for (const auto& p : points) {
+    f.max_residual =
+        std::max(f.max_residual, std::fabs(eq1_cycles(f.lat, p.n, p.warps) / p.cycles - 1));
+  }
+  return f;
+}
+
 double issue_latency_from_lanes(double lanes, int warp_size) {
   if (!(lanes > 0) || warp_size <= 0) {
     throw usage_error("lambda from lanes needs lanes > 0 and a warp size > 0");

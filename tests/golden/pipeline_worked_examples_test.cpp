@@ -142,3 +142,23 @@ TEST(PipelineEq1, FitRecoversTheLatenciesFromTwoPointsOfASweep) {
   EXPECT_DOUBLE_EQ(fit.issue, 0.25);
   EXPECT_THROW((void)pl::fit_eq1(4096, 4000, 1024, 48), perfgate::usage_error);
 }
+
+// Real H100 dependent chains (tests/data/h100/pipeline_latency_h100.csv, clock64() cycles at
+// 1980 MHz, the last warp's completion): Eq. 1 inverted at W = 1 and W = 32.
+TEST(PipelineFit, H100ChainsGiveTheirLatencies) {
+  const pl::latency_fit ffma =
+      pl::fit_sweep({{1, 1024, 4425}, {32, 1024, 16642}}, "ffma"); // the file's ffma rows
+  EXPECT_EQ(ffma.lat.completion, 4425.0 / 1024);                   // 4.32 cycles
+  EXPECT_DOUBLE_EQ(ffma.lat.issue, (16642 - 4425.0 / 1024) / (1024 * 32 - 1)); // 0.508
+  EXPECT_NEAR(ffma.knee_warps, 8.51, 0.005);
+  EXPECT_EQ(ffma.max_residual, 0.0);
+  const pl::latency_fit dram = pl::fit_sweep({{1, 128, 143043}, {32, 128, 1057225}}, "dram");
+  EXPECT_NEAR(dram.lat.completion, 1117.52, 0.005); // a dependent DRAM load, 564 ns
+  EXPECT_NEAR(dram.lat.issue, 257.90, 0.005);
+  // 32 warps short of the knee (Lambda 100, lambda 1: t(32) = N Lambda + 31): lambda cannot be
+  // read from them.
+  EXPECT_THROW((void)pl::fit_sweep({{1, 1024, 102400}, {32, 1024, 102431}}, "x"),
+               perfgate::usage_error);
+  EXPECT_THROW((void)pl::fit_sweep({{2, 1024, 8000}, {32, 1024, 16642}}, "x"),
+               perfgate::usage_error);
+}

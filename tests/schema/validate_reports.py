@@ -23,6 +23,7 @@ def main(perfgate, source, build, work):
         "perfgate-report/1": json.loads((source / "perfgate/schema/report-1.schema.json").read_text()),
         "perfgate-report/2": json.loads((source / "perfgate/schema/report-2.schema.json").read_text()),
         "perfgate-device/1": json.loads((source / "perfgate/schema/device-1.schema.json").read_text()),
+        "perfgate-latencies/1": json.loads((source / "perfgate/schema/latencies-1.schema.json").read_text()),
     }
     validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
     for v in schemas.values():
@@ -77,6 +78,12 @@ def main(perfgate, source, build, work):
     if not any("skip_reason" in k for k in json.loads(whole.read_text())["kernels"]):
         sys.exit(f"{whole}: expected a kernel with a skip_reason")
     made.append(whole)
+    # The latencies fitted from the real H100 chains.
+    latencies = work / "latencies-h100.json"
+    subprocess.run([perfgate, "pipeline", "fit", "--sweep",
+                    str(source / "tests/data/h100/pipeline_latency_h100.csv"), "-o", str(latencies)],
+                   check=True, stderr=subprocess.DEVNULL)
+    made.append(latencies)
     documents = [(str(p), json.loads(p.read_text())) for p in made]
     documents += [(f"built-in device {d['id']}", d) for d in builtin]
     for path in sorted(build.rglob("*.json")):
@@ -100,7 +107,8 @@ def main(perfgate, source, build, work):
             print(f"{name}: {schema}: at /{where}: {error.message}")
     print(", ".join(f"{n} {s} documents" for s, n in sorted(counts.items())) +
           f" validated, {errors} errors")
-    if counts.get("perfgate-report/2", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2:
+    if (counts.get("perfgate-report/2", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2
+            or counts.get("perfgate-latencies/1", 0) < 1):
         sys.exit("too few documents were validated")
     return 1 if errors else 0
 

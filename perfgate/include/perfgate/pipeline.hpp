@@ -33,6 +33,29 @@ struct latency {
 [[nodiscard]] latency fit_eq1(double cycles_one_warp, double cycles_many, std::uint64_t n,
                               std::uint64_t warps);
 
+/// One point of a latency sweep: W warps of N dependent instructions took `cycles` until the
+/// last completion.
+struct sweep_point {
+  std::uint64_t warps = 0;
+  std::uint64_t n = 0;
+  double cycles = 0;
+};
+
+/// Latencies of one instruction class fitted from its sweep (fit_eq1 on the one-warp point and
+/// the point of most warps), with what the fit rests on.
+struct latency_fit {
+  latency lat;
+  std::uint64_t n = 0;         ///< dependent instructions per warp in the sweep
+  std::uint64_t warps_fit = 0; ///< W of the point lambda comes from
+  double knee_warps = 0;       ///< Lambda / lambda: fewer warps are latency-bound
+  double max_residual = 0;     ///< largest |Eq. 1 / measured - 1| over every point of the sweep
+};
+
+/// Fits `points` (one instruction class). Throws usage_error naming `what` without a one-warp
+/// point, a point of 2 or more warps, or one N, and when the most warps are not past the knee
+/// (lambda then cannot be read from them).
+[[nodiscard]] latency_fit fit_sweep(const std::vector<sweep_point>& points, std::string_view what);
+
 /// lambda of a one-cycle instruction on a compute unit of `lanes` lanes: warp_size / lanes
 /// (Section III.B: lambda = 1 is 32 instructions per cycle on NVIDIA, 64 on AMD).
 [[nodiscard]] double issue_latency_from_lanes(double lanes, int warp_size);
