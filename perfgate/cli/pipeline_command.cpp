@@ -4,6 +4,9 @@
 // each point's utilisation and class (MODEL.md section 5).
 // perfgate pipeline fit --sweep chains.csv [--n N] -o latencies.json: lambda and Lambda per
 // instruction class from a sweep of dependent chains (perfgate-latencies/1).
+// perfgate pipeline simulate --idg k.idg.json --latencies lat.json --threads-per-group T
+//                            --groups G --occupancy M [--compute-units C] [--in-order] ...:
+// the compute-unit simulation of one kernel.
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/pipeline.hpp>
@@ -178,6 +181,62 @@ int run_fit(const fit_options& o) {
   std::cerr << detail::render_text(t, "");
   return 0;
 }
+struct simulate_options {
+  std::string idg_file, latencies_file, format = "text";
+  std::uint64_t threads_per_group = 0, groups = 0, compute_units = 1, occupancy = 0;
+  int warp_size = 32;
+  bool in_order = false;
+  double theta = 0.8;
+  double clock_mhz = 0;
+};
+
+int run_simulate(const simulate_options& o) {
+  const auto latencies =
+      pipeline::latencies_from_json(read_text_file(o.latencies_file), o.latencies_file);
+  const auto g = pipeline::idg_from_json(read_text_file(o.idg_file), o.idg_file, latencies);
+  pipeline::sim_config c;
+  c.warps_per_group =
+      (o.threads_per_group + static_cast<std::uint64_t>(o.warp_size) - 1) / o.warp_size;
+  c.groups = pipeline::groups_per_compute_unit(o.groups, o.compute_units);
+  c.resident_groups = o.occupancy;
+  c.in_order = o.in_order;
+  c.theta = o.theta;
+  const auto r = pipeline::simulate(g, c);
+  const char* cls = r.latency_bound ? "latency" : "throughput";
+  if (o.format == "json") {
+    nlohmann::json j = {{"schema", pipeline_simulation_schema},
+                        {"idg", o.idg_file},
+                        {"latencies", o.latencies_file},
+                        {"warps_per_group", c.warps_per_group},
+                        {"groups_per_compute_unit", c.groups},
+                        {"resident_groups", c.resident_groups},
+                        {"in_order", c.in_order},
+                        {"cycles", r.cycles},
+                        {"warp_instructions", r.instructions},
+                        {"busiest_pipe", pipeline::to_string(r.busiest)},
+                        {"utilisation", r.utilisation},
+                        {"theta", c.theta},
+                        {"bound", cls}};
+    j["seconds"] = o.clock_mhz > 0 ? nlohmann::json(r.cycles / (o.clock_mhz * 1e6)) : nullptr;
+    emit(j.dump(2) + "\n", "");
+    return 0;
+  }
+  std::string out = "pipeline simulation of " + o.idg_file + ": " + std::to_string(c.groups) +
+                    " groups of " + std::to_string(c.warps_per_group) +
+                    " warps on one compute unit, " + std::to_string(c.resident_groups) +
+                    " at a time" + (c.in_order ? ", in-order issue" : "") + "\n  " +
+                    detail::fixed(r.cycles, 2) + " cycles";
+  if (o.clock_mhz > 0) {
+    out += " (" + detail::duration(r.cycles / (o.clock_mhz * 1e6)) + " at " +
+           detail::fixed(o.clock_mhz, 0) + " MHz)";
+  }
+  out += ", " + std::to_string(r.instructions) + " warp instructions; busiest pipe " +
+         std::string(pipeline::to_string(r.busiest)) + " at utilisation " +
+         detail::fixed(r.utilisation, 4) + ": " + cls + "-bound (theta " +
+         detail::fixed(c.theta, 2) + ")\n";
+  emit(out, "");
+  return 0;
+}
 } // namespace
 
 action add_pipeline_command(CLI::App& app) {
@@ -209,9 +268,41 @@ action add_pipeline_command(CLI::App& app) {
   fit->add_option("--n", f->n, "Chain length, when the sweep has no n_dependent column")
       ->check(CLI::PositiveNumber);
   fit->add_option("-o,--output", f->output, "perfgate-latencies/1 JSON to write")->required();
-  return [o, eq1, f, fit]() {
+  auto s = std::make_shared<simulate_options>();
+  auto* sim = cmd->add_subcommand("simulate", "Simulate a kernel's instruction dependence graph "
+                                              "on one compute unit (cycles, class)");
+  sim->add_option("--idg", s->idg_file, "perfgate-idg/1 JSON (loops replicated)")->required();
+  sim->add_option("--latencies", s->latencies_file, "perfgate-latencies/1 JSON")->required();
+  sim->add_option("--threads-per-group", s->threads_per_group, "Threads per group (block)")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--groups", s->groups, "Groups (blocks) of the launch")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--compute-units", s->compute_units, "Compute units (SMs) sharing them")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  sim->add_option("--occupancy", s->occupancy, "Groups resident on a compute unit at a time")
+      ->required()
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--warp-size", s->warp_size, "32 (NVIDIA) or 64 (AMD)")
+      ->check(CLI::IsMember({32, 64}))
+      ->capture_default_str();
+  sim->add_flag("--in-order", s->in_order, "A warp issues in program order");
+  sim->add_option("--theta", s->theta, "Utilisation from which a run is throughput-bound")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  sim->add_option("--clock-mhz", s->clock_mhz, "SM clock, to give seconds too")
+      ->check(CLI::PositiveNumber);
+  sim->add_option("--format", s->format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+  return [o, eq1, f, fit, s, sim]() {
     if (eq1->parsed()) {
       return run_eq1(*o);
+    }
+    if (sim->parsed()) {
+      return run_simulate(*s);
     }
     if (fit->parsed()) {
       return run_fit(*f);

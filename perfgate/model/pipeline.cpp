@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <perfgate/error.hpp>
 #include <perfgate/pipeline.hpp>
+#include <perfgate/version.hpp>
+
+#include "util/json_fields.hpp"
 
 #include <algorithm>
 #include <array>
@@ -108,6 +111,74 @@ std::string_view to_string(unit u) {
   case unit::tensor: return "tensor";
   }
   return "?";
+}
+
+std::map<std::string, latency, std::less<>> latencies_from_json(std::string_view text,
+                                                                const std::string& file) {
+  const auto doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  (void)root.schema({latencies_schema});
+  const auto lat = root.object("latencies");
+  std::map<std::string, latency, std::less<>> out;
+  for (const auto& [name, value] : lat.raw().items()) {
+    (void)value;
+    const auto l = lat.object(name);
+    out[name] = {l.positive("lambda"), l.positive("Lambda")};
+  }
+  if (out.empty()) {
+    root.fail("latencies", "expected at least one instruction class");
+  }
+  return out;
+}
+
+idg idg_from_json(std::string_view text, const std::string& file,
+                  const std::map<std::string, latency, std::less<>>& latencies) {
+  const auto doc = detail::json_fields::parse(text, file);
+  const detail::json_fields root(doc, file, "");
+  (void)root.schema({idg_schema});
+  const auto& items = root.array("instructions");
+  if (items.empty()) {
+    root.fail("instructions", "expected at least one instruction");
+  }
+  std::string classes;
+  for (const auto& [name, l] : latencies) {
+    classes += (classes.empty() ? "" : ", ") + name;
+  }
+  idg g;
+  g.instructions.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto f = root.element(items[i], i, "instructions");
+    instruction in;
+    in.op = f.string("op");
+    in.pipe = f.one_of("pipe", {unit::alu, unit::fp64, unit::sfu, unit::lmem, unit::gmem,
+                                unit::sync, unit::tensor});
+    const std::string cls = f.string("latency");
+    const auto l = latencies.find(cls);
+    if (l == latencies.end()) {
+      f.fail("latency", "no latency class \"" + cls + "\"; the latencies have " + classes);
+    }
+    in.lat = l->second;
+    if (f.has("deps")) {
+      const auto& deps = f.array("deps");
+      for (std::size_t k = 0; k < deps.size(); ++k) {
+        if (!deps[k].is_number_unsigned() || deps[k].get<std::size_t>() >= i) {
+          f.fail("deps[" + std::to_string(k) + "]",
+                 "expected the index of an earlier instruction (< " + std::to_string(i) +
+                     "), found " + deps[k].dump());
+        }
+        in.deps.push_back(deps[k].get<std::size_t>());
+      }
+    }
+    for (const char* flag : {"store", "barrier"}) {
+      if (f.has(flag) && !f.raw().at(flag).is_boolean()) {
+        f.fail(flag, "expected true or false");
+      }
+    }
+    in.store = f.has("store") && f.raw().at("store").get<bool>();
+    in.barrier = f.has("barrier") && f.raw().at("barrier").get<bool>();
+    g.instructions.push_back(std::move(in));
+  }
+  return g;
 }
 
 idg dependent_chain(const latency& l, std::uint64_t n, unit pipe) {

@@ -24,6 +24,7 @@ def main(perfgate, source, build, work):
         "perfgate-report/2": json.loads((source / "perfgate/schema/report-2.schema.json").read_text()),
         "perfgate-device/1": json.loads((source / "perfgate/schema/device-1.schema.json").read_text()),
         "perfgate-latencies/1": json.loads((source / "perfgate/schema/latencies-1.schema.json").read_text()),
+        "perfgate-idg/1": json.loads((source / "perfgate/schema/idg-1.schema.json").read_text()),
     }
     validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
     for v in schemas.values():
@@ -84,6 +85,9 @@ def main(perfgate, source, build, work):
                     str(source / "tests/data/h100/pipeline_latency_h100.csv"), "-o", str(latencies)],
                    check=True, stderr=subprocess.DEVNULL)
     made.append(latencies)
+    # The pipeline simulator's inputs kept with the tests.
+    made += sorted((source / "tests/data/pipeline").glob("*.idg.json"))
+    made += sorted((source / "tests/data/pipeline").glob("*.latencies.json"))
     documents = [(str(p), json.loads(p.read_text())) for p in made]
     documents += [(f"built-in device {d['id']}", d) for d in builtin]
     for path in sorted(build.rglob("*.json")):
@@ -108,7 +112,7 @@ def main(perfgate, source, build, work):
     print(", ".join(f"{n} {s} documents" for s, n in sorted(counts.items())) +
           f" validated, {errors} errors")
     if (counts.get("perfgate-report/2", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2
-            or counts.get("perfgate-latencies/1", 0) < 1):
+            or counts.get("perfgate-latencies/1", 0) < 2 or counts.get("perfgate-idg/1", 0) < 1):
         sys.exit("too few documents were validated")
     return 1 if errors else 0
 

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +112,18 @@ struct sim_result {
 /// a dep that is not an earlier instruction, zero warps, groups or resident groups, or a
 /// non-positive latency.
 [[nodiscard]] sim_result simulate(const idg& g, const sim_config& config);
+
+/// Latencies by instruction class, read from `perfgate-latencies/1` (what `perfgate pipeline fit`
+/// writes). Throws input_error naming `file` and the key.
+[[nodiscard]] std::map<std::string, latency, std::less<>>
+latencies_from_json(std::string_view text, const std::string& file);
+
+/// An instruction dependence graph from `perfgate-idg/1`: {"schema", "kernel", "instructions":
+/// [{"op", "pipe", "latency" (a class of `latencies`), "deps", "store", "barrier"}]}, loops
+/// already replicated. Throws input_error naming `file` and the key: an unknown pipe or latency
+/// class, a dep that is not an earlier instruction.
+[[nodiscard]] idg idg_from_json(std::string_view text, const std::string& file,
+                                const std::map<std::string, latency, std::less<>>& latencies);
 
 /// `n` dependent instructions of latency `l` on pipeline `pipe` (the micro-benchmark's chain).
 [[nodiscard]] idg dependent_chain(const latency& l, std::uint64_t n, unit pipe = unit::alu);

@@ -31,4 +31,8 @@ inline constexpr std::string_view metrics_schema = "perfgate-metrics/1";
 inline constexpr std::string_view pipeline_eq1_schema = "perfgate-pipeline-eq1/1";
 /// `perfgate pipeline fit`: issue and completion latencies per instruction class.
 inline constexpr std::string_view latencies_schema = "perfgate-latencies/1";
+/// A kernel's instruction dependence graph for the pipeline simulator.
+inline constexpr std::string_view idg_schema = "perfgate-idg/1";
+/// `perfgate pipeline simulate --format json`.
+inline constexpr std::string_view pipeline_simulation_schema = "perfgate-pipeline-simulation/1";
 } // namespace perfgate

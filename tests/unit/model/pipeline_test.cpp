@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace {
 namespace pl = perfgate::pipeline;
@@ -85,4 +87,49 @@ TEST(PipelineSimulator, RefusesWhatItCannotSimulate) {
   pl::sim_config none;
   none.resident_groups = 0;
   EXPECT_THROW((void)pl::simulate(pl::dependent_chain(fadd, 2), none), perfgate::usage_error);
+}
+
+// perfgate-idg/1 and perfgate-latencies/1: what the simulate command reads.
+TEST(PipelineFiles, IdgRefusesNamingTheKey) {
+  const std::map<std::string, pl::latency, std::less<>> lat = {{"fadd", fadd}};
+  const auto message = [&](const std::string& instructions) {
+    try {
+      (void)pl::idg_from_json(
+          R"({"schema": "perfgate-idg/1", "instructions": )" + instructions + "}", "k.json", lat);
+    } catch (const perfgate::input_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  const auto g = pl::idg_from_json(
+      R"({"schema": "perfgate-idg/1", "instructions": [{"op": "a", "pipe": "alu", "latency": "fadd"},
+          {"op": "b", "pipe": "gmem", "latency": "fadd", "deps": [0], "store": true}]})",
+      "k.json", lat);
+  ASSERT_EQ(g.instructions.size(), 2U);
+  EXPECT_EQ(g.instructions[1].pipe, pl::unit::gmem);
+  EXPECT_TRUE(g.instructions[1].store);
+  EXPECT_EQ(g.instructions[1].deps, (std::vector<std::size_t>{0}));
+  EXPECT_EQ(message(R"([{"op": "a", "pipe": "alu", "latency": "fadd", "deps": [0]}])"),
+            "k.json: key 'instructions[0].deps[0]': expected the index of an earlier instruction "
+            "(< 0), found 0");
+  EXPECT_EQ(message(R"([{"op": "a", "pipe": "fpu", "latency": "fadd"}])"),
+            "k.json: key 'instructions[0].pipe': unknown value \"fpu\", expected one of: alu, "
+            "fp64, sfu, lmem, gmem, sync, tensor");
+  EXPECT_EQ(message(R"([{"op": "a", "pipe": "alu", "latency": "fadd", "barrier": 1}])"),
+            "k.json: key 'instructions[0].barrier': expected true or false");
+  EXPECT_EQ(message("[]"), "k.json: key 'instructions': expected at least one instruction");
+}
+
+TEST(PipelineFiles, LatenciesAreReadByClass) {
+  const auto lat = pl::latencies_from_json(
+      R"({"schema": "perfgate-latencies/1", "latencies": {"ffma": {"lambda": 0.5, "Lambda": 4.3}}})",
+      "l.json");
+  ASSERT_EQ(lat.size(), 1U);
+  EXPECT_EQ(lat.at("ffma").issue, 0.5);
+  EXPECT_EQ(lat.at("ffma").completion, 4.3);
+  EXPECT_THROW(
+      (void)pl::latencies_from_json(
+          R"({"schema": "perfgate-latencies/1", "latencies": {"x": {"lambda": 0, "Lambda": 1}}})",
+          "l.json"),
+      perfgate::input_error);
 }
