@@ -26,12 +26,11 @@ for i in range(n):
         ins.append({"op": "ffma", "pipe": "alu", "latency": "ffma", "deps": [i - 1]})
 json.dump({"schema": "perfgate-idg/1", "kernel": "generated", "instructions": ins},
           open(f"{work}/k.idg.json", "w"))
-lat = {k: {"lambda": a, "Lambda": b, "n": 1, "fit_warps": [1, 32], "knee_warps": b / a,
-           "max_residual": 0, "points": 2}
-       for k, (a, b) in {"ffma": (0.5, 4.3), "ldg": (62, 364), "lds": (1, 29), "bar": (1, 20)}.items()}
-json.dump({"schema": "perfgate-latencies/1",
-           "provenance": {"sweep": "H100-like", "tool": "bench-pipeline.sh", "method": "fixed"},
-           "latencies": lat}, open(f"{work}/lat.json", "w"))
+ops = {k: {"pipe": p, "issue": a, "completion": b, "provenance": "H100-like, fixed"}
+       for k, (p, a, b) in {"ffma": ("alu", 0.5, 4.3), "ldg": ("gmem", 62, 364),
+                            "lds": ("lmem", 1, 29), "bar": ("sync", 1, 20)}.items()}
+json.dump({"schema": "perfgate-latencies/1", "device": None, "warp_size": 32, "clock_hz": None,
+           "ops": ops}, open(f"{work}/lat.json", "w"))
 PY
 start=$(date +%s.%N)
 out="$("$perfgate" pipeline simulate --idg "$work/k.idg.json" --latencies "$work/lat.json" \

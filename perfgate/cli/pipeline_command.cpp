@@ -24,6 +24,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace perfgate::cli {
 
@@ -68,14 +69,14 @@ int run_eq1(const eq1_options& o) {
   const auto [lo, hi] = warp_range(o.warps);
   nlohmann::json rows = nlohmann::json::array();
   detail::table t;
-  t.header = {"warps", "cycles", "utilisation", "class"};
+  t.header = {"warps", "cycles", "utilization", "verdict"};
   t.right_aligned = {true, true, true, false};
   for (std::uint64_t w = lo; w <= hi; ++w) {
     const double cycles = pipeline::eq1_cycles(l, o.n, w);
     // The pipeline is busy N W lambda cycles of them.
     const double u = static_cast<double>(o.n) * static_cast<double>(w) * l.issue / cycles;
     const char* cls = u < o.theta ? "latency" : "throughput";
-    rows.push_back({{"warps", w}, {"cycles", cycles}, {"utilisation", u}, {"bound", cls}});
+    rows.push_back({{"warps", w}, {"cycles", cycles}, {"utilization", u}, {"verdict", cls}});
     t.rows.push_back({std::to_string(w), detail::fixed(cycles, 2), detail::fixed(u, 4), cls});
   }
   if (o.format == "json") {
@@ -100,7 +101,26 @@ struct fit_options {
   std::string sweep;
   std::uint64_t n = 0;
   std::string output;
+  std::string device;
+  int warp_size = 32;
 };
+
+// The pipeline an op of a sweep runs on, by the names micro-benchmarks give them (the H100
+// file's ffma, dfma, imad, sfu_ex2, lds_chase, ldg_chase_l2, ...); a `pipe` column overrides.
+std::optional<pipeline::unit> pipe_of_op(std::string_view op) {
+  using pipeline::unit;
+  constexpr std::pair<std::string_view, unit> prefixes[] = {
+      {"ffma", unit::alu}, {"fadd", unit::alu},   {"fmul", unit::alu},   {"imad", unit::alu},
+      {"iadd", unit::alu}, {"dfma", unit::fp64},  {"dadd", unit::fp64},  {"dmul", unit::fp64},
+      {"sfu", unit::sfu},  {"mufu", unit::sfu},   {"lds", unit::lmem},   {"ldg", unit::gmem},
+      {"bar", unit::sync}, {"mma", unit::tensor}, {"hmma", unit::tensor}};
+  for (const auto& [prefix, u] : prefixes) {
+    if (op.starts_with(prefix)) {
+      return u;
+    }
+  }
+  return std::nullopt;
+}
 
 // A whole number >= 1 or a positive number in a sweep field, else an error naming the line.
 double sweep_number(const detail::csv_row& row, std::size_t col, const detail::csv_row& header,
@@ -127,6 +147,10 @@ int run_fit(const fit_options& o) {
   const auto warps_col = detail::required_column(header, "warps_per_sm", o.sweep, table);
   const auto cycles_col = detail::required_column(header, "cycles_max", o.sweep, table);
   const auto n_col = detail::find_column(header, "n_dependent");
+  const auto pipe_col = detail::find_column(header, "pipe");
+  const auto clock_col = detail::find_column(header, "sm_clock_attr_khz");
+  std::map<std::string, pipeline::unit> pipes;
+  std::optional<double> clock_khz;
   if (!n_col && o.n == 0) {
     throw usage_error("--n: " + o.sweep + " has no n_dependent column; give the chain length");
   }
@@ -145,6 +169,26 @@ int run_fit(const fit_options& o) {
         n_col ? static_cast<std::uint64_t>(sweep_number(*it, *n_col, header, o.sweep, true)) : o.n;
     if (!ops.contains(op)) {
       order.push_back(op);
+      std::optional<pipeline::unit> pipe = pipe_of_op(op);
+      if (pipe_col) {
+        const std::string& name = it->fields[*pipe_col];
+        pipe.reset();
+        for (auto u :
+             {pipeline::unit::alu, pipeline::unit::fp64, pipeline::unit::sfu, pipeline::unit::lmem,
+              pipeline::unit::gmem, pipeline::unit::sync, pipeline::unit::tensor}) {
+          pipe = pipeline::to_string(u) == name ? std::optional(u) : pipe;
+        }
+      }
+      if (!pipe) {
+        throw input_error(o.sweep, std::to_string(it->line),
+                          "op " + op +
+                              ": no pipeline known for it; add a \"pipe\" column (alu, "
+                              "fp64, sfu, lmem, gmem, sync or tensor)");
+      }
+      pipes[op] = *pipe;
+    }
+    if (clock_col && !clock_khz) {
+      clock_khz = sweep_number(*it, *clock_col, header, o.sweep, false);
     }
     ops[op].push_back(p);
   }
@@ -157,26 +201,30 @@ int run_fit(const fit_options& o) {
   t.right_aligned = {false, true, true, true, true, true, true};
   for (const auto& op : order) {
     const auto f = pipeline::fit_sweep(ops[op], o.sweep + ": op " + op);
-    latencies[op] = {{"lambda", f.lat.issue},
-                     {"Lambda", f.lat.completion},
-                     {"n", f.n},
-                     {"fit_warps", {1, f.warps_fit}},
-                     {"knee_warps", f.knee_warps},
-                     {"max_residual", f.max_residual},
-                     {"points", ops[op].size()}};
+    latencies[op] = {
+        {"pipe", pipeline::to_string(pipes[op])},
+        {"issue", f.lat.issue},
+        {"completion", f.lat.completion},
+        {"n", f.n},
+        {"fit_warps", {1, f.warps_fit}},
+        {"knee_warps", f.knee_warps},
+        {"max_residual", f.max_residual},
+        {"provenance", "Eq. 1 inverted on " + o.sweep + " (" + std::to_string(ops[op].size()) +
+                           " points): completion = t(1) / N, issue = (t(" +
+                           std::to_string(f.warps_fit) + ") - completion) / (N " +
+                           std::to_string(f.warps_fit) + " - 1), N = " + std::to_string(f.n) +
+                           ", cycles until the last warp completes; perfgate " +
+                           std::string(version())}};
     t.rows.push_back({op, detail::fixed(f.lat.issue, 4), detail::fixed(f.lat.completion, 4),
                       std::to_string(f.n), std::to_string(f.warps_fit),
                       detail::fixed(f.knee_warps, 2), detail::fixed(f.max_residual, 4)});
   }
   const nlohmann::json doc = {
       {"schema", latencies_schema},
-      {"provenance",
-       {{"sweep", o.sweep},
-        {"tool", "perfgate " + std::string(version())},
-        {"method", "Eq. 1 inverted (MODEL.md section 5): Lambda = t(1) / N, lambda = (t(W) - "
-                   "Lambda) / (N W - 1) at the most warps of the sweep; cycles_max: until the "
-                   "last warp completes"}}},
-      {"latencies", latencies}};
+      {"device", o.device.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.device)},
+      {"warp_size", o.warp_size},
+      {"clock_hz", clock_khz ? nlohmann::json(*clock_khz * 1e3) : nlohmann::json(nullptr)},
+      {"ops", latencies}};
   emit(doc.dump(2) + "\n", o.output);
   std::cerr << detail::render_text(t, "");
   return 0;
@@ -214,9 +262,9 @@ int run_simulate(const simulate_options& o) {
                         {"cycles", r.cycles},
                         {"warp_instructions", r.instructions},
                         {"busiest_pipe", pipeline::to_string(r.busiest)},
-                        {"utilisation", r.utilisation},
+                        {"utilization", r.utilisation},
                         {"theta", c.theta},
-                        {"bound", cls}};
+                        {"verdict", cls}};
     j["seconds"] = o.clock_mhz > 0 ? nlohmann::json(r.cycles / (o.clock_mhz * 1e6)) : nullptr;
     emit(j.dump(2) + "\n", "");
     return 0;
@@ -268,6 +316,10 @@ action add_pipeline_command(CLI::App& app) {
   fit->add_option("--n", f->n, "Chain length, when the sweep has no n_dependent column")
       ->check(CLI::PositiveNumber);
   fit->add_option("-o,--output", f->output, "perfgate-latencies/1 JSON to write")->required();
+  fit->add_option("--device", f->device, "The device the sweep ran on (recorded)");
+  fit->add_option("--warp-size", f->warp_size, "32 (NVIDIA) or 64 (AMD)")
+      ->check(CLI::IsMember({32, 64}))
+      ->capture_default_str();
   auto s = std::make_shared<simulate_options>();
   auto* sim = cmd->add_subcommand("simulate", "Simulate a kernel's instruction dependence graph "
                                               "on one compute unit (cycles, class)");

@@ -118,15 +118,15 @@ std::map<std::string, latency, std::less<>> latencies_from_json(std::string_view
   const auto doc = detail::json_fields::parse(text, file);
   const detail::json_fields root(doc, file, "");
   (void)root.schema({latencies_schema});
-  const auto lat = root.object("latencies");
+  const auto ops = root.object("ops");
   std::map<std::string, latency, std::less<>> out;
-  for (const auto& [name, value] : lat.raw().items()) {
+  for (const auto& [name, value] : ops.raw().items()) {
     (void)value;
-    const auto l = lat.object(name);
-    out[name] = {l.positive("lambda"), l.positive("Lambda")};
+    const auto l = ops.object(name);
+    out[name] = {l.positive("issue"), l.positive("completion")};
   }
   if (out.empty()) {
-    root.fail("latencies", "expected at least one instruction class");
+    root.fail("ops", "expected at least one instruction class");
   }
   return out;
 }

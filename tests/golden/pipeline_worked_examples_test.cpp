@@ -122,14 +122,17 @@ TEST(PipelineWorkedExamples, EveryReproducibleValueWithinItsTolerance) {
 }
 
 TEST(PipelineEq1, SimulatorEqualsTheClosedFormOnEveryChain) {
-  // Fermi and Pascal latencies (Pascal's fractional lambda drifted by 4.1% under the paper's
-  // polling rule), every warp count on both sides of the knee Lambda / lambda.
+  // All eight Table II latency pairs (Fermi and Pascal; Pascal's fractional lambda drifted by
+  // 4.1% under the paper's polling rule), N in {1, 7, 100, 256}, every W from 1 to 64: both
+  // sides of the knee Lambda / lambda.
   for (const char* gpu : {"fermi", "pascal"}) {
     for (const char* op : {"fadd", "cos", "loop", "memory"}) {
       const auto l = latency_of(gpu, op);
-      for (std::uint64_t w = 1; w <= 64; w += 3) {
-        EXPECT_EQ(chain(gpu, op, 37, w).cycles, pl::eq1_cycles(l, 37, w))
-            << gpu << " " << op << " W=" << w;
+      for (const std::uint64_t n : {1, 7, 100, 256}) {
+        for (std::uint64_t w = 1; w <= 64; ++w) {
+          EXPECT_EQ(chain(gpu, op, n, w).cycles, pl::eq1_cycles(l, n, w))
+              << gpu << " " << op << " N=" << n << " W=" << w;
+        }
       }
     }
   }

@@ -28,7 +28,7 @@ inline constexpr std::string_view cupti_run_schema = "perfgate-cupti/1";
 /// `perfgate metrics --format json`: a chip's counter plan.
 inline constexpr std::string_view metrics_schema = "perfgate-metrics/1";
 /// `perfgate pipeline eq1 --format json`: Eq. 1 over a warp sweep.
-inline constexpr std::string_view pipeline_eq1_schema = "perfgate-pipeline-eq1/1";
+inline constexpr std::string_view pipeline_eq1_schema = "perfgate-eq1/1";
 /// `perfgate pipeline fit`: issue and completion latencies per instruction class.
 inline constexpr std::string_view latencies_schema = "perfgate-latencies/1";
 /// A kernel's instruction dependence graph for the pipeline simulator.

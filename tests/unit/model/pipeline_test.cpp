@@ -122,14 +122,14 @@ TEST(PipelineFiles, IdgRefusesNamingTheKey) {
 
 TEST(PipelineFiles, LatenciesAreReadByClass) {
   const auto lat = pl::latencies_from_json(
-      R"({"schema": "perfgate-latencies/1", "latencies": {"ffma": {"lambda": 0.5, "Lambda": 4.3}}})",
+      R"({"schema": "perfgate-latencies/1", "ops": {"ffma": {"issue": 0.5, "completion": 4.3}}})",
       "l.json");
   ASSERT_EQ(lat.size(), 1U);
   EXPECT_EQ(lat.at("ffma").issue, 0.5);
   EXPECT_EQ(lat.at("ffma").completion, 4.3);
   EXPECT_THROW(
       (void)pl::latencies_from_json(
-          R"({"schema": "perfgate-latencies/1", "latencies": {"x": {"lambda": 0, "Lambda": 1}}})",
+          R"({"schema": "perfgate-latencies/1", "ops": {"x": {"issue": 0, "completion": 1}}})",
           "l.json"),
       perfgate::input_error);
 }
