@@ -82,7 +82,8 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
 
   ``MIN_EFFICIENCY <0..1>``
     Fail when bound time / measured time falls below this on the local device. Default: not
-    checked (the efficiency is still reported). Kernels under 10 us per invocation only warn.
+    checked (the efficiency is still reported). Kernels under 10 us per invocation are
+    latency-bound by duration: the verdict says so, and a low efficiency only warns.
 
   ``MAX_EFFICIENCY <x>``
     Fail when the kernel beats its bound by more than this ratio: the peaks or the declared

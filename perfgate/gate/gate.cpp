@@ -181,14 +181,16 @@ void apply_gate(report& r, const gate_policy& policy) {
       }
       const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
       const bool latency = per_invocation < policy.latency_floor_s;
+      // Until the pipeline model has the kernel's instruction graph, duration is the evidence.
+      const std::string latency_class =
+          "latency-bound by duration: " + detail::duration(per_invocation) +
+          " per invocation, under the " + detail::duration(policy.latency_floor_s) +
+          " threshold (launch overhead, tails, clocks ramping), where the roof does not apply";
       if (policy.min_efficiency && e < *policy.min_efficiency) {
         const std::string what = "efficiency " + ratio(e) + " below MIN_EFFICIENCY " +
                                  ratio(*policy.min_efficiency) + on + ": " + numbers;
         if (latency) {
-          warnings.push_back(
-              what + "; but it runs " + detail::duration(per_invocation) +
-              " per invocation, under " + detail::duration(policy.latency_floor_s) +
-              ": latency-bound territory, where the throughput bound does not apply");
+          warnings.push_back(what + "; " + latency_class);
         } else {
           failures.push_back(what);
         }
@@ -198,7 +200,8 @@ void apply_gate(report& r, const gate_policy& policy) {
                            "; the kernel beats its roof, so the device's peaks are too low "
                            "(recalibrate) or the declared work is too small");
       } else {
-        notes.push_back("efficiency " + ratio(e) + on + ": " + numbers);
+        notes.push_back("efficiency " + ratio(e) + on + ": " + numbers +
+                        (latency ? "; " + latency_class : ""));
       }
     } else {
       notes.push_back("no measured time: prediction only");

@@ -7,6 +7,7 @@
 // perfgate refuses them by name (h100_tensor_test.cpp has a capture with them).
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
+#include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
 
@@ -79,4 +80,29 @@ TEST(H100Roof, StreamingKernelsComeCloseToTheMemoryRoof) {
     ++streaming;
   }
   EXPECT_EQ(streaming, 2);
+}
+
+// PyTorch's sort launches a cub scan of 3 us per invocation that runs far below its roof
+// (efficiency 0.07): latency-bound by duration, a warning, never a failure of MIN_EFFICIENCY.
+TEST(H100Roof, ShortCubScanIsLatencyBoundNotFailed) {
+  const auto p = perfgate::import_profile(dir + "torch_ncu_raw.csv");
+  const auto d = perfgate::load_device_file(dir + "h100-calibrated.json");
+  auto r = perfgate::predict_report(p, {d}, "DeviceRadixSortExclusiveSumKernel",
+                                    /*scale_local_clock=*/true);
+  ASSERT_EQ(r.kernels.size(), 1U);
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.3;
+  perfgate::apply_gate(r, policy);
+  const auto& v = r.kernels[0].result;
+  EXPECT_EQ(v.status, perfgate::verdict_status::warn);
+  ASSERT_TRUE(v.efficiency);
+  EXPECT_LT(*v.efficiency, 0.1);
+  std::string reasons;
+  for (const auto& s : v.reasons) {
+    reasons += s + "\n";
+  }
+  EXPECT_NE(reasons.find("latency-bound by duration: 2.992 us per invocation, under the 10.000 us "
+                         "threshold"),
+            std::string::npos)
+      << reasons;
 }

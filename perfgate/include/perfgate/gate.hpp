@@ -52,8 +52,9 @@ struct gate_policy {
   /// ridge: a class change there is a warning. 10% is the spread calibrated peaks show between
   /// runs on a shared machine, and the ridge moves with them.
   double ridge_margin = 0.10;
-  /// Invocations shorter than this are latency territory (launch overhead, tails, clocks ramping)
-  /// where a throughput bound does not apply: a low efficiency there is a warning.
+  /// Invocations shorter than this are latency-bound by duration (launch overhead, tails, clocks
+  /// ramping) where a throughput bound does not apply: the verdict says so, and a low
+  /// efficiency there is a warning.
   double latency_floor_s = 10e-6;
 };
 

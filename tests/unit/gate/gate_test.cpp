@@ -76,7 +76,15 @@ TEST(Gate, ShortKernelsOnlyWarn) {
   policy.min_efficiency = 0.9;
   perfgate::apply_gate(r, policy);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::warn);
-  EXPECT_NE(reasons(r).find("latency-bound territory"), std::string::npos) << reasons(r);
+  EXPECT_NE(reasons(r).find("latency-bound by duration: 8.000 us per invocation, under the "
+                            "10.000 us threshold"),
+            std::string::npos)
+      << reasons(r);
+  // Without a threshold to fail, the class is still said.
+  r = one_kernel(1e4, 1e5, 8e-6);
+  perfgate::apply_gate(r, {});
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass);
+  EXPECT_NE(reasons(r).find("latency-bound by duration"), std::string::npos) << reasons(r);
 }
 
 TEST(Gate, BeatingTheBoundFails) {
