@@ -13,6 +13,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace perfgate {
@@ -41,7 +42,7 @@ std::string checked_choice(const detail::json_fields& f, std::string_view key,
   }
   return v;
 }
-// The six peaks every device states, by key.
+// The six peaks every device states, by key (fp64_gflops may be absent: see read_peaks).
 constexpr std::array<std::pair<std::string_view, double device_peaks::*>, 6> required_peaks = {{
     {"fp32_gflops", &device_peaks::fp32_gflops},
     {"fp64_gflops", &device_peaks::fp64_gflops},
@@ -51,12 +52,20 @@ constexpr std::array<std::pair<std::string_view, double device_peaks::*>, 6> req
     {"dram_gbs", &device_peaks::dram_gbs},
 }};
 
-// The six required peaks, each present, numeric and positive; other keys of `peaks` go to
-// `extra` (when given) and must be positive numbers too.
+// A peak a device may lack: a GPU without FP64 hardware (compute capability 1.0 to 1.2) has no
+// fp64_gflops, read as 0; a value that is present must be positive like every other.
+constexpr std::string_view optional_fp64 = "fp64_gflops";
+
+// The six required peaks, each present, numeric and positive (fp64_gflops absent on a device
+// without FP64: 0); other keys of `peaks` go to `extra` (when given) and must be positive numbers
+// too.
 device_peaks read_peaks(const detail::json_fields& f,
                         std::map<std::string, double, std::less<>>* extra) {
   device_peaks p;
   for (const auto& [key, member] : required_peaks) {
+    if (key == optional_fp64 && !f.has(key)) {
+      continue;
+    }
     p.*member = f.positive(key);
   }
   if (f.has("dram_roof_gbs")) {
@@ -107,12 +116,28 @@ std::optional<double> read_sm_clock(const detail::json_fields& root) {
 json peaks_json(const device_peaks& p) {
   json j = json::object();
   for (const auto& [key, member] : required_peaks) {
+    if (key == optional_fp64 && !(p.*member > 0)) {
+      continue; // no FP64 hardware: absent, as read
+    }
     j[std::string(key)] = p.*member;
   }
   if (p.dram_roof_gbs > 0) {
     j["dram_roof_gbs"] = p.dram_roof_gbs;
   }
   return j;
+}
+
+// An optional positive integer that fits an int (`vector_bits`, `hardware_threads`).
+std::optional<int> optional_positive_int(const detail::json_fields& root, std::string_view key) {
+  if (!root.has(key)) {
+    return std::nullopt;
+  }
+  const json& v = root.raw().at(std::string(key));
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() == 0 ||
+      v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
+    root.fail(key, "expected an integer > 0, found " + v.dump());
+  }
+  return static_cast<int>(v.get<std::uint64_t>());
 }
 
 // The architecture as the built-in files name it: a compute capability ("9.0", also from a
@@ -193,6 +218,8 @@ device device_from_json(std::string_view text, const std::string& file) {
       d.cache_bytes[level] = caches.positive(level);
     }
   }
+  d.vector_bits = optional_positive_int(root, "vector_bits");
+  d.hardware_threads = optional_positive_int(root, "hardware_threads");
   d.sm_clock_mhz = read_sm_clock(root);
   d.arch = architecture_of(root);
   if (root.has("co_issue")) {
@@ -240,6 +267,12 @@ std::string device_to_json(const device& d) {
   }
   if (!d.cache_bytes.empty()) {
     j["cache_bytes"] = d.cache_bytes;
+  }
+  if (d.vector_bits) {
+    j["vector_bits"] = *d.vector_bits;
+  }
+  if (d.hardware_threads) {
+    j["hardware_threads"] = *d.hardware_threads;
   }
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;

@@ -293,7 +293,13 @@ namespace {
 double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
   switch (t) {
   case kernel_type::fp32: return scope.peaks.fp32_gflops;
-  case kernel_type::fp64: return scope.peaks.fp64_gflops;
+  case kernel_type::fp64:
+    if (!(scope.peaks.fp64_gflops > 0)) { // compute capability 1.1 and older have no FP64
+      throw usage_error("device '" + d.id + "' has no fp64 path: " + d.origin +
+                        " states no fp64_gflops (the hardware lacks double precision); predict "
+                        "the kernel on a device that has it");
+    }
+    return scope.peaks.fp64_gflops;
   case kernel_type::integer: return scope.peaks.int_mad_gops;
   default: break;
   }

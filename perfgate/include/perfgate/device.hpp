@@ -56,6 +56,12 @@ struct device {
   /// CPU only: cache capacities one core sees (bytes): "l1", "l2" (private to a core) and
   /// "llc" (shared by all). Empty when unknown.
   std::map<std::string, double, std::less<>> cache_bytes;
+  /// CPU only: the SIMD register width one instruction works on (bits: 128 SSE/NEON, 256 AVX2,
+  /// 512 AVX-512): the boat hull's W_vector. Empty when unknown.
+  std::optional<int> vector_bits;
+  /// CPU only: the hardware threads the all-core peaks use (the boat hull's N_threads). Empty
+  /// when unknown: then the ratio of the all-core to the one-core fp32 peak, when both exist.
+  std::optional<int> hardware_threads;
   /// Whether the device issues load/store, integer and floating-point instructions to separate
   /// pipes that overlap (then the roof's compute terms overlap instead of adding up). From the
   /// file's `co_issue`, else by architecture: CPUs, AMD GPUs and NVIDIA compute capability 7.0

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
+#include <perfgate/model.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -92,15 +93,30 @@ TEST(Device, BuiltinDatabaseHasThesisAndCurrentGpusAllCited) {
         EXPECT_TRUE(d.citations.contains(key)) << d.id << " does not cite " << key;
       }
     }
-    // fp64 never exceeds fp32 on these GPUs (equal on CDNA's vector ALUs).
+    // fp64 never exceeds fp32 on these devices (equal on CDNA's vector ALUs and the paper's
+    // Q8300; absent, 0, on the GTS 250).
     EXPECT_LE(d.peaks.fp64_gflops, d.peaks.fp32_gflops) << d.id;
-    EXPECT_EQ(d.warp_size, d.vendor == "amd" ? 64 : 32) << d.id;
+    EXPECT_EQ(d.warp_size, d.kind == "cpu" ? 1 : d.vendor == "amd" ? 64 : 32) << d.id;
+    // The boat hull's inputs: every GPU a gather/scatter rate and a bus rate, each cited (an
+    // estimate says so); the paper's CPUs carry exactly Table 3, which has neither.
+    EXPECT_EQ(d.extra_peaks.contains("uncoalesced_gbs"), d.kind == "gpu") << d.id;
+    EXPECT_EQ(d.citations.contains("uncoalesced_gbs"), d.kind == "gpu") << d.id;
+    EXPECT_EQ(d.extra_peaks.contains("bus_gbs"), d.kind == "gpu") << d.id;
+    if (d.kind == "gpu") {
+      EXPECT_TRUE(d.citations.contains("bus_gbs")) << d.id;
+    }
+    if (d.extra_peaks.contains("uncoalesced_gbs")) {
+      EXPECT_LT(d.extra_peaks.at("uncoalesced_gbs"), d.peaks.dram_gbs) << d.id;
+    }
   }
-  for (const char* id : {"gtx-480", "gtx-660", "gtx-960", "gtx-1060", "tesla-m2050", "tesla-k20c",
-                         "v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie", "h200",
-                         "l4", "l40s", "rtx-4090", "b200", "mi210", "mi250x", "mi300x"}) {
+  for (const char* id :
+       {"gtx-480",   "gtx-660",   "gtx-960",   "gtx-1060", "tesla-m2050", "tesla-k20c",
+        "v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie",   "h200",
+        "l4",        "l40s",      "rtx-4090",  "b200",     "mi210",       "mi250x",
+        "mi300x",    "gtx470",    "gts250",    "i7-930",   "q8300"}) {
     EXPECT_TRUE(ids.contains(id)) << id;
   }
+  EXPECT_EQ(all.size(), 23U);
   EXPECT_TRUE(std::is_sorted(all.begin(), all.end(),
                              [](const auto& a, const auto& b) { return a.id < b.id; }));
 }
@@ -275,4 +291,165 @@ TEST(Device, MeasuredTensorPeaksAreKeptAndOnlyTheOthersFilledFromTheDatasheet) {
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp16_gflops"), 4096.0 * 132 * 1.755);
   EXPECT_NE(out.citations.at("tensor_fp16_gflops").find("not measured"), std::string::npos);
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp8_gflops"), 8192.0 * 132 * 1.755);
+}
+
+TEST(Device, VectorBitsAndHardwareThreadsRoundTrip) {
+  auto j = valid_device();
+  j["kind"] = "cpu";
+  j["warp_size"] = 1;
+  auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_FALSE(d.vector_bits); // not stated: unknown
+  EXPECT_FALSE(d.hardware_threads);
+  EXPECT_FALSE(json::parse(perfgate::device_to_json(d)).contains("vector_bits"));
+  EXPECT_FALSE(json::parse(perfgate::device_to_json(d)).contains("hardware_threads"));
+
+  j["vector_bits"] = 256;
+  j["hardware_threads"] = 16;
+  d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_EQ(d.vector_bits, 256);
+  EXPECT_EQ(d.hardware_threads, 16);
+  const auto written = json::parse(perfgate::device_to_json(d));
+  EXPECT_EQ(written["vector_bits"], 256);
+  EXPECT_EQ(written["hardware_threads"], 16);
+  const auto again = perfgate::device_from_json(written.dump(), "again.json");
+  EXPECT_EQ(again.vector_bits, 256);
+  EXPECT_EQ(again.hardware_threads, 16);
+}
+
+TEST(Device, BadVectorBitsOrHardwareThreadsNamesTheKey) {
+  for (const char* key : {"vector_bits", "hardware_threads"}) {
+    SCOPED_TRACE(key);
+    const std::string prefix = std::string("dev.json: key '") + key + "': ";
+    auto j = valid_device();
+    j[key] = 0;
+    EXPECT_EQ(message_of(j), prefix + "expected an integer > 0, found 0");
+    j[key] = -8;
+    EXPECT_EQ(message_of(j), prefix + "expected an integer > 0, found -8");
+    j[key] = 1.5;
+    EXPECT_EQ(message_of(j), prefix + "expected an integer > 0, found 1.5");
+    j[key] = "128";
+    EXPECT_EQ(message_of(j), prefix + "expected an integer > 0, found \"128\"");
+    j[key] = 4294967296ULL; // does not fit an int
+    EXPECT_EQ(message_of(j), prefix + "expected an integer > 0, found 4294967296");
+  }
+}
+
+// A GPU without FP64 hardware (compute capability 1.0 to 1.2) states no fp64_gflops: read as 0
+// and written back absent. A stated FP64 peak must still be positive.
+TEST(Device, Fp64PeakMayBeAbsentOnlyAsAbsent) {
+  auto j = valid_device();
+  j["peaks"].erase("fp64_gflops");
+  const auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_EQ(d.peaks.fp64_gflops, 0.0);
+  EXPECT_EQ(d.peaks.fp32_gflops, 100.0);
+  const auto written = json::parse(perfgate::device_to_json(d));
+  EXPECT_FALSE(written["peaks"].contains("fp64_gflops"));
+  EXPECT_EQ(perfgate::device_from_json(written.dump(), "again.json").peaks.fp64_gflops, 0.0);
+  j["peaks"]["fp64_gflops"] = 0;
+  EXPECT_EQ(message_of(j), "dev.json: key 'peaks.fp64_gflops': expected a number > 0, found 0");
+  j["peaks"]["fp64_gflops"] = "none";
+  EXPECT_EQ(message_of(j),
+            "dev.json: key 'peaks.fp64_gflops': expected a number, found string \"none\"");
+  EXPECT_EQ(perfgate::resolve_device("gts250").peaks.fp64_gflops, 0.0); // compute capability 1.1
+}
+
+// The four devices of the boat hull paper (Nugteren & Corporaal, CF'12) carry exactly its Table 2
+// (GPUs) and Table 3 (CPUs) values, as shared/data/hull/worked_examples.json ("inputs") has them.
+TEST(Device, BoatHullDevicesCarryThePapersTableValuesExactly) {
+  struct gpu_row {
+    const char* id;
+    double P_compute, P_coalesced, P_uncoalesced, B_bus;
+    const char* cc;
+  };
+  for (const gpu_row& g : {gpu_row{"gtx470", 1089, 95, 5.9, 5.1, "2.0"},
+                           gpu_row{"gts250", 470, 56, 3.5, 2.1, "1.1"}}) {
+    SCOPED_TRACE(g.id);
+    const auto d = perfgate::resolve_device(g.id);
+    EXPECT_EQ(d.kind, "gpu");
+    EXPECT_EQ(d.vendor, "nvidia");
+    EXPECT_EQ(d.peaks.fp32_gflops, g.P_compute);
+    EXPECT_EQ(d.peaks.dram_gbs, g.P_coalesced);
+    EXPECT_EQ(d.extra_peaks.at("uncoalesced_gbs"), g.P_uncoalesced);
+    EXPECT_EQ(d.extra_peaks.at("bus_gbs"), g.B_bus);
+    EXPECT_EQ(d.arch, g.cc);
+    EXPECT_FALSE(d.co_issue); // Fermi and older: the single pipeline
+    for (const char* key : {"fp32_gflops", "dram_gbs", "uncoalesced_gbs", "bus_gbs"}) {
+      EXPECT_NE(d.citations.at(key).find("Table 2"), std::string::npos) << key;
+    }
+  }
+  // Datasheet facts beside the paper's values: 14 SMs x 1215 MHz, 16 SMs x 1836 MHz.
+  const auto gtx470 = perfgate::resolve_device("gtx470");
+  EXPECT_EQ(gtx470.compute_units, 14U);
+  EXPECT_EQ(gtx470.sm_clock_mhz, 1215.0);
+  EXPECT_NEAR(gtx470.peaks.fp64_gflops, 448 * 2 * 1.215 / 8, 1e-9); // GeForce Fermi: 1/8 FP32
+  const auto gts250 = perfgate::resolve_device("gts250");
+  EXPECT_EQ(gts250.compute_units, 16U);
+  EXPECT_EQ(gts250.sm_clock_mhz, 1836.0);
+  EXPECT_TRUE(gts250.citations.contains("fp64_gflops")); // says why there is none
+
+  struct cpu_row {
+    const char* id;
+    double P_compute, P_memory;
+    int N_threads, W_vector, cores;
+  };
+  for (const cpu_row& c :
+       {cpu_row{"q8300", 40, 4.7, 4, 128, 4}, cpu_row{"i7-930", 90, 12.2, 8, 128, 4}}) {
+    SCOPED_TRACE(c.id);
+    const auto d = perfgate::resolve_device(c.id);
+    EXPECT_EQ(d.kind, "cpu");
+    EXPECT_EQ(d.vendor, "intel");
+    EXPECT_EQ(d.warp_size, 1);
+    EXPECT_EQ(d.peaks.fp32_gflops, c.P_compute);
+    EXPECT_EQ(d.peaks.dram_gbs, c.P_memory);
+    EXPECT_EQ(d.hardware_threads, c.N_threads);
+    EXPECT_EQ(d.vector_bits, c.W_vector);
+    EXPECT_EQ(d.compute_units, static_cast<std::uint64_t>(c.cores));
+    EXPECT_TRUE(d.co_issue);
+    for (const char* key : {"fp32_gflops", "dram_gbs", "hardware_threads", "vector_bits"}) {
+      EXPECT_NE(d.citations.at(key).find("Table 3"), std::string::npos) << key;
+    }
+    // Table 3 has no P_uncoalesced: nothing is added to the paper's values.
+    EXPECT_FALSE(d.extra_peaks.contains("uncoalesced_gbs"));
+  }
+
+  // Where the worked examples have been copied next to the other test data, they agree.
+  std::ifstream in(std::string(PERFGATE_TEST_DATA_DIR) + "/hull/worked_examples.json");
+  if (!in) {
+    return;
+  }
+  const auto inputs = json::parse(in).at("inputs");
+  for (const char* id : {"gtx470", "gts250"}) {
+    const auto& row = inputs.at("table_2_gpus").at(id);
+    const auto d = perfgate::resolve_device(id);
+    EXPECT_EQ(d.peaks.fp32_gflops, row.at("P_compute_gflops").get<double>()) << id;
+    EXPECT_EQ(d.peaks.dram_gbs, row.at("P_coalesced_gbs").get<double>()) << id;
+    EXPECT_EQ(d.extra_peaks.at("uncoalesced_gbs"), row.at("P_uncoalesced_gbs").get<double>()) << id;
+    EXPECT_EQ(d.extra_peaks.at("bus_gbs"), row.at("B_bus_gbs").get<double>()) << id;
+  }
+  for (const char* id : {"q8300", "i7-930"}) {
+    const auto& row = inputs.at("table_3_cpus").at(id);
+    const auto d = perfgate::resolve_device(id);
+    EXPECT_EQ(d.peaks.fp32_gflops, row.at("P_compute_gflops").get<double>()) << id;
+    EXPECT_EQ(d.peaks.dram_gbs, row.at("P_memory_gbs").get<double>()) << id;
+    EXPECT_EQ(d.hardware_threads, row.at("N_threads").get<int>()) << id;
+    EXPECT_EQ(d.vector_bits, row.at("W_vector_bits").get<int>()) << id;
+  }
+}
+
+// Built-in estimates follow their stated rule: dram_gbs x 4 B / 32 B (NVIDIA) or 64 B (AMD), and
+// the PCIe link's per-direction rate.
+TEST(Device, BuiltinHullEstimatesFollowTheirRule) {
+  const auto h100 = perfgate::resolve_device("h100-sxm");
+  EXPECT_DOUBLE_EQ(h100.extra_peaks.at("uncoalesced_gbs"), 3350.0 * 4 / 32);
+  EXPECT_EQ(h100.extra_peaks.at("bus_gbs"), 63.0); // PCIe 5.0 x16
+  const auto mi300x = perfgate::resolve_device("mi300x");
+  EXPECT_DOUBLE_EQ(mi300x.extra_peaks.at("uncoalesced_gbs"), 5300.0 * 4 / 64);
+  EXPECT_EQ(perfgate::resolve_device("gtx-480").extra_peaks.at("bus_gbs"), 8.0);    // PCIe 2.0
+  EXPECT_EQ(perfgate::resolve_device("gtx-1060").extra_peaks.at("bus_gbs"), 15.75); // PCIe 3.0
+  EXPECT_EQ(perfgate::resolve_device("a100-80gb").extra_peaks.at("bus_gbs"), 31.5); // PCIe 4.0
+  EXPECT_NE(h100.citations.at("uncoalesced_gbs").find("ESTIMATE"), std::string::npos);
+  // Bandwidths are not issue rates: a kernel at another SM clock keeps them.
+  const auto slow = perfgate::at_sm_clock(h100, 990.0);
+  EXPECT_EQ(slow.extra_peaks.at("bus_gbs"), 63.0);
+  EXPECT_DOUBLE_EQ(slow.extra_peaks.at("uncoalesced_gbs"), 3350.0 * 4 / 32);
 }
