@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cpu_kernels.hpp"
 
+#include <algorithm>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -344,6 +346,29 @@ PERFGATE_CLONES void stream_triad(double* __restrict a, const double* __restrict
                                   const double* __restrict c, double scalar, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     a[i] = b[i] + scalar * c[i];
+  }
+}
+
+void fill_permutation(std::uint32_t* idx, std::size_t n, std::size_t first, unsigned bits,
+                      std::uint32_t seed) {
+  for (std::size_t i = 0; i < n; ++i) {
+    idx[i] = permuted_index(first + i, bits, seed);
+  }
+}
+
+// The compiler may vectorise these (AVX2 vpgatherdd, AVX-512 vpgatherdd / vpscatterdd); the
+// random cache-line misses, not the instructions, set their speed.
+PERFGATE_CLONES void gather(std::uint32_t* __restrict out, const std::uint32_t* __restrict in,
+                            const std::uint32_t* __restrict idx, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = in[idx[i]];
+  }
+}
+
+PERFGATE_CLONES void scatter(std::uint32_t* __restrict out, const std::uint32_t* __restrict in,
+                             const std::uint32_t* __restrict idx, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    out[idx[i]] = in[i];
   }
 }
 

@@ -3,6 +3,8 @@
 // accumulators so the compiler cannot drop the work; each reports how much work it did.
 #pragma once
 
+#include "../permuted_index.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +35,20 @@ double stream_read(const double* a, std::size_t n);
 void stream_write(double* a, std::size_t n, double value);
 void stream_copy(double* c, const double* a, std::size_t n);
 void stream_triad(double* a, const double* b, const double* c, double scalar, std::size_t n);
+
+// Random 4-byte gather and scatter (the boat hull model's P_uncoalesced). The index array is a
+// pseudo-random permutation of [0, 2^bits): a seeded bijective hash of the position (multiply
+// by odd constants and xor-shifts, each invertible modulo 2^bits), so it is made in one
+// sequential pass, in parallel, instead of a Fisher-Yates shuffle's random swaps (seconds over
+// hundreds of MiB).
+
+/// idx[i] = permuted_index(first + i, bits, seed) for i < n.
+void fill_permutation(std::uint32_t* idx, std::size_t n, std::size_t first, unsigned bits,
+                      std::uint32_t seed);
+/// out[i] = in[idx[i]] for i < n: one random 4-byte load per element.
+void gather(std::uint32_t* out, const std::uint32_t* in, const std::uint32_t* idx, std::size_t n);
+/// out[idx[i]] = in[i] for i < n: one random 4-byte store per element.
+void scatter(std::uint32_t* out, const std::uint32_t* in, const std::uint32_t* idx, std::size_t n);
 
 /// Whether this build has non-temporal (streaming) store kernels: x86-64 (SSE2 is baseline).
 [[nodiscard]] bool have_nontemporal_stores();

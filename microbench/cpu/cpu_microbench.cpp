@@ -5,6 +5,7 @@
 #include "cpu_topology.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -241,10 +242,117 @@ std::vector<microbench_result> dram_benchmarks(const std::string& scope,
   return out;
 }
 
+// Random 4-byte gather (out[i] = in[idx[i]]) and scatter (out[idx[i]] = in[i]) over arrays of
+// 2^bits elements, idx a pseudo-random permutation: the boat hull model's P_uncoalesced. Bytes
+// are the useful ones, 4 per element moved (the index read and the sequential side are not
+// counted: one uncoalesced access per element is what the rate prices). Each thread runs its
+// own part of the permutation, but its random side spans the whole array, so no thread's
+// accesses stay in its caches. A repetition moves a slice of each part, sized to last about
+// p.target_s, and the next one continues where it stopped: the arrays stay far larger than the
+// caches while the benchmark stays short.
+std::vector<microbench_result> uncoalesced_benchmarks(const std::string& scope,
+                                                      const std::vector<int>& cpus, unsigned bits,
+                                                      const plan& p) {
+  const std::size_t n = std::size_t{1} << bits;
+  auto in = allocate<std::uint32_t>(n), out = allocate<std::uint32_t>(n);
+  auto idx = allocate<std::uint32_t>(n);
+  const std::size_t threads = cpus.size();
+  auto part = [&](std::size_t t) {
+    const std::size_t chunk = (n / threads + 15) / 16 * 16; // whole cache lines
+    const std::size_t begin = std::min(n, t * chunk);
+    return std::pair{begin, std::min(n, begin + chunk)};
+  };
+  constexpr std::uint32_t seed = 0x5eed1234U; // a fixed permutation: every run is the same
+  run_pinned(cpus, [&](std::size_t t) {       // first touch by the thread that runs the part
+    const auto [begin, end] = part(t);
+    for (std::size_t i = begin; i < end; ++i) {
+      in[i] = static_cast<std::uint32_t>(i);
+    }
+    std::fill(out.get() + begin, out.get() + end, 0U);
+    fill_permutation(idx.get() + begin, end - begin, begin, bits, seed);
+  });
+  std::vector<std::size_t> cursor(threads, 0);
+  // Moves `count` elements per thread (at most its part); returns the seconds and the elements.
+  auto slice = [&](bool scattered, std::size_t count) {
+    double moved = 0;
+    for (std::size_t t = 0; t < threads; ++t) {
+      const auto [begin, end] = part(t);
+      moved += static_cast<double>(std::min(count, end - begin));
+    }
+    const double seconds = run_pinned(cpus, [&](std::size_t t) {
+      const auto [begin, end] = part(t);
+      const std::size_t length = end - begin;
+      std::size_t todo = std::min(count, length);
+      while (todo > 0) {
+        const std::size_t at = cursor[t];
+        const std::size_t m = std::min(todo, length - at);
+        if (scattered) {
+          scatter(out.get(), in.get() + begin + at, idx.get() + begin + at, m);
+        } else {
+          gather(out.get() + begin + at, in.get(), idx.get() + begin + at, m);
+        }
+        cursor[t] = (at + m) % length;
+        todo -= m;
+      }
+    });
+    return std::pair{seconds, moved};
+  };
+  std::size_t count = 1 << 12; // sized on the gather, so that one repetition lasts target_s
+  for (;;) {
+    const double t = slice(false, count).first;
+    if (t > p.target_s / 8 || count >= n) {
+      count = static_cast<std::size_t>(static_cast<double>(count) * p.target_s / std::max(t, 1e-9));
+      break;
+    }
+    count *= 4;
+  }
+  count = std::clamp<std::size_t>(count, 1, n);
+  std::vector<microbench_result> out_results;
+  const std::string size = std::to_string(4 * n >> 20) + " MiB arrays";
+  for (const bool scattered : {false, true}) {
+    std::vector<double> rates = settled_rates(p, [&] {
+      const auto [seconds, moved] = slice(scattered, count);
+      return 4.0 * moved / seconds / 1e9;
+    });
+    out_results.push_back(
+        summarize(scattered ? "uncoalesced_scatter_gbs" : "uncoalesced_gather_gbs", scope, threads,
+                  std::move(rates),
+                  std::string(scattered ? "out[idx[i]] = in[i]" : "out[i] = in[idx[i]]") +
+                      ", idx a random permutation, " + size + ": 4 bytes per element moved"));
+  }
+  // The rate the boat hull model uses: gather and scatter bytes over their combined time (the
+  // harmonic mean), statistic by statistic.
+  const auto& g = out_results[0];
+  const auto& s = out_results[1];
+  const auto mix = [](double a, double b) { return a > 0 && b > 0 ? 2 / (1 / a + 1 / b) : 0.0; };
+  microbench_result r = g;
+  r.key = "uncoalesced_gbs";
+  r.repetitions = std::min(g.repetitions, s.repetitions);
+  r.best = mix(g.best, s.best);
+  r.median = mix(g.median, s.median);
+  r.min = mix(g.min, s.min);
+  r.max = mix(g.max, s.max);
+  r.note = "random 4-byte gather and scatter, " + size +
+           ": both directions' bytes over their combined time (4 bytes per element moved)";
+  out_results.push_back(r);
+  return out_results;
+}
+
+// "x86-64 avx2+fma", "x86-64 sse2" (portable kernels: SSE2 is x86-64's baseline), "aarch64 neon".
+std::string arch_of(const std::string& isa) {
+#if defined(__x86_64__)
+  return "x86-64 " + (isa == "generic" ? std::string("sse2") : isa);
+#elif defined(__aarch64__)
+  return "aarch64 " + (isa == "generic" ? std::string("neon") : isa);
+#else
+  return isa;
+#endif
+}
+
 std::string format_line(std::size_t step, std::size_t steps, const microbench_result& r) {
   char line[200];
   std::snprintf(line, sizeof line,
-                "[%2zu/%zu] %-17s %-3s core%s %10.2f (median %.2f, spread %.1f%%)", step, steps,
+                "[%2zu/%zu] %-23s %-3s core%s %10.2f (median %.2f, spread %.1f%%)", step, steps,
                 r.key.c_str(), r.scope == "one" ? "one" : "all", r.scope == "one" ? " " : "s",
                 r.best, r.median, 100.0 * r.spread());
   return line;
@@ -261,7 +369,7 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
   run.dev.name = facts.model;
   run.dev.vendor = facts.vendor;
   run.dev.kind = "cpu";
-  run.dev.arch = compute_isa();
+  run.dev.arch = arch_of(compute_isa());
   run.dev.compute_units = facts.cpus.size();
   run.dev.warp_size = 1;
   run.dev.clock_mhz_before = facts.mhz;
@@ -270,20 +378,29 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
   const std::size_t llc = facts.llc_bytes > 0 ? facts.llc_bytes : (32u << 20);
   const std::size_t n =
       options.quick ? (1u << 16) : std::max<std::size_t>(4 * llc, 64u << 20) / sizeof(double);
+  // The random gather and scatter: 2^bits 4-byte elements, each array at least 8x the largest
+  // cache (a random access then hits it at most 1 time in 8) and 64 MiB; slices of 40 ms and
+  // 5 repetitions (settling up to 20) keep both directions near a second per scope.
+  unsigned bits = 16;
+  while (!options.quick && (std::size_t{4} << bits) < std::max<std::size_t>(8 * llc, 64u << 20)) {
+    ++bits;
+  }
+  const plan p_uncoalesced = options.quick ? p : plan{0.04, 5};
 
   const std::vector<std::pair<std::string, std::vector<int>>> scopes = {
       {"one", {facts.cpus.front()}}, {"all", facts.cpus}};
   // Cache levels to measure: L2 if known, and the last level if it is a separate, larger one.
   const bool l2 = facts.l2_bytes > 0;
   const bool llc_level = facts.llc_bytes > facts.l2_bytes && facts.llc_bytes > facts.l1d_bytes;
-  for (const auto& [name, bytes] : {std::pair{"l1", facts.l1d_bytes}, std::pair{"l2", facts.l2_bytes},
-                                    std::pair{"llc", llc_level ? facts.llc_bytes : 0}}) {
+  for (const auto& [name, bytes] :
+       {std::pair{"l1", facts.l1d_bytes}, std::pair{"l2", facts.l2_bytes},
+        std::pair{"llc", llc_level ? facts.llc_bytes : 0}}) {
     if (bytes > 0) {
       run.dev.cache_bytes[name] = static_cast<double>(bytes);
     }
   }
   const std::size_t steps =
-      scopes.size() * ((have_nontemporal_stores() ? 12 : 9) + (l2 ? 1 : 0) + (llc_level ? 1 : 0));
+      scopes.size() * ((have_nontemporal_stores() ? 15 : 12) + (l2 ? 1 : 0) + (llc_level ? 1 : 0));
   std::size_t step = 0;
   auto report = [&](const microbench_result& r) {
     run.results.push_back(r);
@@ -312,6 +429,9 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
                              "cache"));
     }
     for (const auto& r : dram_benchmarks(scope, cpus, n, p)) {
+      report(r);
+    }
+    for (const auto& r : uncoalesced_benchmarks(scope, cpus, bits, p_uncoalesced)) {
       report(r);
     }
   }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // CPU peak-rate micro-benchmarks for `perfgate calibrate --backend cpu`: FMA and add peaks for
 // fp32, fp64 and 32-bit integers in the widest vector ISA the CPU has (chosen at run time),
-// load/store throughput from L1, and DRAM read, write, copy and triad bandwidth, each on one
-// core and on every allowed core with threads pinned.
+// load/store throughput from L1, DRAM read, write, copy and triad bandwidth, and random 4-byte
+// gather and scatter bandwidth, each on one core and on every allowed core with threads pinned.
 #pragma once
 
 #include <perfgate/calibration.hpp>

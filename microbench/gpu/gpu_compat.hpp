@@ -54,6 +54,16 @@ inline error device_memset(void* p, int v, std::size_t n) { return cudaMemset(p,
 inline error memcpy_to_host(void* dst, const void* src, std::size_t n) {
   return cudaMemcpy(dst, src, n, cudaMemcpyDeviceToHost);
 }
+// Page-locked (pinned) host memory and asynchronous copies on the default stream, which the
+// event timer's events are recorded on.
+inline error host_malloc(void** p, std::size_t n) { return cudaMallocHost(p, n); }
+inline error host_free(void* p) { return cudaFreeHost(p); }
+inline error memcpy_h2d_async(void* dst, const void* src, std::size_t n) {
+  return cudaMemcpyAsync(dst, src, n, cudaMemcpyHostToDevice, nullptr);
+}
+inline error memcpy_d2h_async(void* dst, const void* src, std::size_t n) {
+  return cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToHost, nullptr);
+}
 inline error mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
   return cudaMemGetInfo(free_bytes, total_bytes);
 }
@@ -97,6 +107,16 @@ inline error device_free(void* p) { return hipFree(p); }
 inline error device_memset(void* p, int v, std::size_t n) { return hipMemset(p, v, n); }
 inline error memcpy_to_host(void* dst, const void* src, std::size_t n) {
   return hipMemcpy(dst, src, n, hipMemcpyDeviceToHost);
+}
+inline error host_malloc(void** p, std::size_t n) {
+  return hipHostMalloc(p, n, hipHostMallocDefault);
+}
+inline error host_free(void* p) { return hipHostFree(p); }
+inline error memcpy_h2d_async(void* dst, const void* src, std::size_t n) {
+  return hipMemcpyAsync(dst, src, n, hipMemcpyHostToDevice, nullptr);
+}
+inline error memcpy_d2h_async(void* dst, const void* src, std::size_t n) {
+  return hipMemcpyAsync(dst, src, n, hipMemcpyDeviceToHost, nullptr);
 }
 inline error mem_get_info(std::size_t* free_bytes, std::size_t* total_bytes) {
   return hipMemGetInfo(free_bytes, total_bytes);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate-microbench-cuda / perfgate-microbench-hip: peak-rate micro-benchmarks for perfgate's
 // device model (T_SP, T_DP, T_int, T_add, T_ldst, B_mem, plus fp16, L2 bandwidth, the tensor
-// (matrix) unit per precision and a measured roofline sweep). This file: the command line, the
-// order of the runs and the JSON output.
+// (matrix) unit per precision and a measured roofline sweep) and the boat hull model's
+// P_uncoalesced (random gather/scatter) and B_bus (pinned host-device copies). This file: the
+// command line, the order of the runs and the JSON output.
 //
 // One source for two back ends: compiled by nvcc it is perfgate-microbench-cuda; compiled as
 // HIP (hipcc / clang -x hip, AMD) it is perfgate-microbench-hip. Everything that differs
@@ -19,7 +20,9 @@
 //   gpu_measure: timing and sizing     gpu_compute: FMA, integer mad and add peaks
 //   gpu_caches:  shared memory, L2     gpu_memory:  DRAM streams, roofline sweep
 //   gpu_tensor:  mma.sync / MFMA per precision
+//   gpu_uncoalesced: random 4-byte gather/scatter   gpu_bus: pinned host-device copies
 //   gpu_clocks:  NVML / ROCm SMI clock reader
+#include "gpu_bus.hpp"
 #include "gpu_caches.hpp"
 #include "gpu_clocks.hpp"
 #include "gpu_compat.hpp"
@@ -27,6 +30,7 @@
 #include "gpu_measure.hpp"
 #include "gpu_memory.hpp"
 #include "gpu_tensor.hpp"
+#include "gpu_uncoalesced.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -199,10 +203,12 @@ std::string render(const device& dev, const clock_sample& before, const clock_sa
 
 // ---- the run -------------------------------------------------------------------------------
 
-// "[3/11] fp16_gflops ..." before and the rate (or why there is none) after each benchmark.
+// "[3/19] fp16_gflops ..." before and the rate (or why there is none) after each benchmark.
 class progress_log {
 public:
-  static constexpr int steps = 11;
+  // fp32 ... ldst (6), DRAM read, write, copy, L2 (4), the tensor precisions, the sweep, the
+  // gather/scatter and the bus copies.
+  static constexpr int steps = 10 + tensor_precisions + 3;
 
   void start(const std::string& key) {
     ++step_;
@@ -291,26 +297,39 @@ int run(const options& opt) {
       results.push_back(f());
       log.done(results.back());
     };
+    // One step that reports several results.
+    auto steps = [&](const std::string& key, const std::function<std::vector<result>()>& f) {
+      current = key;
+      log.start(key);
+      for (result& r : f()) {
+        results.push_back(std::move(r));
+        log.done(results.back());
+      }
+    };
     step("fp32_gflops", [&] { return run_fp32_fma(b); });
     step("fp64_gflops", [&] { return run_fp64_fma(b); });
     step("fp16_gflops", [&] { return run_fp16_fma(b); });
     step("int_mad_gops", [&] { return run_int_mad(b); });
     step("int_add_gops", [&] { return run_int_add(b); });
     step("ldst_ginst", [&] { return run_ldst(b); });
-    current = "dram_read_gbs"; // the buffers are set up for it
-    bandwidth_buffers buffers = allocate_bandwidth_buffers(b);
-    step("dram_read_gbs", [&] { return run_dram_read(b, buffers); });
-    step("dram_write_gbs", [&] { return run_dram_write(b, buffers); });
-    step("dram_copy_gbs", [&] { return run_dram_copy(b, buffers); });
-    step("l2_gbs", [&] { return run_l2(b, buffers); });
-    for (int i = 0; i < tensor_precisions; ++i)
-      step(tensor_key(dev.prop, i), [&] { return run_tensor(b, i); });
-    current = "roofline_sweep";
-    log.start(current);
-    sweep = run_sweep(b, buffers);
-    for (const sweep_point& sp : sweep)
-      std::fprintf(stderr, "      %3d FMA/element  %7.3f flop/B  %10.1f GFLOPS  %8.1f GB/s\n",
-                   sp.fma_per_element, sp.intensity, sp.gflops, sp.gbs);
+    { // the streaming buffers, freed before the gather/scatter arrays are allocated
+      current = "dram_read_gbs"; // the buffers are set up for it
+      bandwidth_buffers buffers = allocate_bandwidth_buffers(b);
+      step("dram_read_gbs", [&] { return run_dram_read(b, buffers); });
+      step("dram_write_gbs", [&] { return run_dram_write(b, buffers); });
+      step("dram_copy_gbs", [&] { return run_dram_copy(b, buffers); });
+      step("l2_gbs", [&] { return run_l2(b, buffers); });
+      for (int i = 0; i < tensor_precisions; ++i)
+        step(tensor_key(dev.prop, i), [&] { return run_tensor(b, i); });
+      current = "roofline_sweep";
+      log.start(current);
+      sweep = run_sweep(b, buffers);
+      for (const sweep_point& sp : sweep)
+        std::fprintf(stderr, "      %3d FMA/element  %7.3f flop/B  %10.1f GFLOPS  %8.1f GB/s\n",
+                     sp.fma_per_element, sp.intensity, sp.gflops, sp.gbs);
+    }
+    steps("uncoalesced_gbs", [&] { return run_uncoalesced(b); });
+    steps("bus_gbs", [&] { return run_bus(b); });
   } catch (const gpu_failure& err) {
     std::fprintf(stderr, "%s: %s: %s\n", pgpu::program, current.c_str(), err.what());
     if (!tmp.empty())

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 namespace perfgate {
 
@@ -57,6 +58,25 @@ std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view
   return p;
 }
 } // namespace
+
+std::optional<int> vector_bits_of_arch(std::string_view arch) {
+  std::string a(arch);
+  std::transform(a.begin(), a.end(), a.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto has = [&](std::string_view word) { return a.find(word) != std::string::npos; };
+  if (has("avx512")) {
+    return 512;
+  }
+  if (has("avx")) { // avx2+fma, avx
+    return 256;
+  }
+  // SSE2 is x86-64's baseline and NEON (ASIMD) AArch64's: the portable kernels' vectors.
+  if (has("sse") || has("neon") || has("asimd") ||
+      (has("generic") && (has("x86-64") || has("x86_64") || has("aarch64")))) {
+    return 128;
+  }
+  return std::nullopt;
+}
 
 const microbench_result* microbench_run::find(std::string_view key, std::string_view scope) const {
   for (const auto& r : results) {
@@ -136,6 +156,21 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
   d.compute_units = run.dev.compute_units;
   d.co_issue = architecture_co_issues(d.kind, d.vendor, d.kind == "cpu" ? "" : run.dev.arch);
   d.cache_bytes = run.dev.cache_bytes;
+  if (d.kind == "cpu") {
+    // The boat hull model's W_vector and N_threads: the widest vectors the compute benchmarks
+    // used, and the threads the all-core benchmarks ran (one per CPU this process may use).
+    d.vector_bits = vector_bits_of_arch(run.dev.arch);
+    std::uint64_t threads = 0;
+    if (const auto* fp32 = run.find("fp32_gflops", "all")) {
+      threads = fp32->threads;
+    }
+    if (threads == 0) {
+      threads = run.dev.compute_units;
+    }
+    if (threads > 0) {
+      d.hardware_threads = static_cast<int>(threads);
+    }
+  }
   for (const auto& r : run.results) {
     const bool required = r.key == "fp32_gflops" || r.key == "fp64_gflops" ||
                           r.key == "int_mad_gops" || r.key == "int_add_gops" ||
@@ -154,6 +189,13 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
                      ": micro-benchmarks on this machine, the best of each benchmark's timed "
                      "repetitions after a warm-up; dram_gbs = mean of read, write and copy (the "
                      "model's B_mem); dram_roof_gbs = the best DRAM access pattern (the roof)";
+  if (run.find("uncoalesced_gbs") != nullptr) {
+    d.provenance_how += "; uncoalesced_gbs = random 4-byte gather and scatter bytes over their "
+                        "combined time";
+  }
+  if (run.find("bus_gbs") != nullptr) {
+    d.provenance_how += "; bus_gbs = the slower direction of pinned host-device copies";
+  }
   d.origin = "calibration";
   return d;
 }

@@ -12,13 +12,15 @@
 
 #include <algorithm>
 #include <thread>
+#include <vector>
 
 namespace {
-// 9 benchmarks, 3 more with non-temporal stores on x86-64, and the L2 and a separate last-level
-// cache where sysfs tells their sizes: per scope (one core, all cores).
+// 12 benchmarks (with the random gather, scatter and their mix), 3 more with non-temporal stores
+// on x86-64, and the L2 and a separate last-level cache where sysfs tells their sizes: per scope
+// (one core, all cores).
 std::size_t benchmarks_per_scope() {
   const auto facts = perfgate::microbench::read_cpu_facts();
-  return (perfgate::microbench::have_nontemporal_stores() ? 12U : 9U) +
+  return (perfgate::microbench::have_nontemporal_stores() ? 15U : 12U) +
          (facts.l2_bytes > 0 ? 1U : 0U) +
          (facts.llc_bytes > facts.l2_bytes && facts.llc_bytes > facts.l1d_bytes ? 1U : 0U);
 }
@@ -95,4 +97,20 @@ TEST(CpuMicrobench, QuickRunIsMarkedAndComplete) {
   EXPECT_TRUE(run.quick);
   EXPECT_EQ(lines, 2 * benchmarks_per_scope());
   EXPECT_NO_THROW((void)perfgate::device_from_microbench(run, "q"));
+}
+
+// The gather/scatter index (microbench/permuted_index.hpp) must be a permutation, or the
+// benchmark would touch some elements twice and others never.
+TEST(CpuMicrobench, GatherIndexIsAPermutation) {
+  for (unsigned bits = 1; bits <= 20; ++bits) {
+    const std::size_t n = std::size_t{1} << bits;
+    std::vector<std::uint32_t> idx(n);
+    perfgate::microbench::fill_permutation(idx.data(), n, 0, bits, 0x5eedU);
+    std::vector<bool> seen(n, false);
+    for (const auto v : idx) {
+      ASSERT_LT(v, n) << bits;
+      ASSERT_FALSE(seen[v]) << bits << " bits: " << v << " twice";
+      seen[v] = true;
+    }
+  }
 }

@@ -69,7 +69,8 @@ endif()
 set(_expected fp32_gflops fp64_gflops fp16_gflops int_mad_gops int_add_gops ldst_ginst
               dram_read_gbs dram_write_gbs dram_copy_gbs l2_gbs ${_tensor}fp16_gflops
               ${_tensor}bf16_gflops ${_tensor}tf32_gflops ${_tensor}fp64_gflops
-              ${_tensor}fp8_gflops ${_tensor}int8_gops)
+              ${_tensor}fp8_gflops ${_tensor}int8_gops uncoalesced_gather_gbs
+              uncoalesced_scatter_gbs uncoalesced_gbs bus_h2d_gbs bus_d2h_gbs bus_gbs)
 string(JSON _n LENGTH "${out}" results)
 set(_keys "")
 math(EXPR _last "${_n} - 1")
@@ -82,6 +83,28 @@ foreach(_i RANGE ${_last})
     message(FATAL_ERROR "${_key}: best rate is '${_best}', expected a positive number")
   endif()
 endforeach()
+# The boat hull inputs: the mix of gather and scatter lies between them (their harmonic mean),
+# and bus_gbs is the slower copy direction.
+foreach(_key IN ITEMS uncoalesced_gather_gbs uncoalesced_scatter_gbs uncoalesced_gbs bus_h2d_gbs
+                      bus_d2h_gbs bus_gbs)
+  list(FIND _keys ${_key} _i)
+  if(_i GREATER_EQUAL 0)
+    string(JSON _best_${_key} GET "${out}" results ${_i} best)
+  endif()
+endforeach()
+if(DEFINED _best_uncoalesced_gbs)
+  if(_best_uncoalesced_gbs GREATER _best_uncoalesced_gather_gbs AND
+     _best_uncoalesced_gbs GREATER _best_uncoalesced_scatter_gbs)
+    message(FATAL_ERROR "uncoalesced_gbs ${_best_uncoalesced_gbs} exceeds both gather "
+                        "${_best_uncoalesced_gather_gbs} and scatter ${_best_uncoalesced_scatter_gbs}")
+  endif()
+endif()
+if(DEFINED _best_bus_gbs)
+  if(_best_bus_gbs GREATER _best_bus_h2d_gbs OR _best_bus_gbs GREATER _best_bus_d2h_gbs)
+    message(FATAL_ERROR "bus_gbs ${_best_bus_gbs} is not the slower of host-to-device "
+                        "${_best_bus_h2d_gbs} and device-to-host ${_best_bus_d2h_gbs}")
+  endif()
+endif()
 if(NOT _keys STREQUAL _expected)
   message(FATAL_ERROR "result keys are '${_keys}', expected '${_expected}'")
 endif()

@@ -45,7 +45,7 @@ struct microbench_device {
   std::string name;
   std::string vendor; ///< "nvidia", "amd", "intel", "arm"
   std::string kind;   ///< "gpu" or "cpu"
-  std::string arch;   ///< "sm_90", "gfx90a", "x86-64 avx512f", ...
+  std::string arch;   ///< "sm_90", "gfx90a", "x86-64 avx512f", "x86-64 avx2+fma", ...
   std::uint64_t index = 0;
   std::uint64_t compute_units = 0; ///< SMs, CUs or CPU cores used
   int warp_size = 1;
@@ -73,9 +73,16 @@ struct microbench_run {
 [[nodiscard]] microbench_run microbench_run_from_json(std::string_view text,
                                                       const std::string& file);
 
+/// The SIMD width (bits) a micro-benchmark arch string names: "x86-64 avx512f" 512,
+/// "x86-64 avx2+fma" 256, "x86-64 sse2" / "aarch64 neon" (the portable kernels) 128; empty for
+/// anything else (a GPU's "sm_90").
+[[nodiscard]] std::optional<int> vector_bits_of_arch(std::string_view arch);
+
 /// The measured device: peaks are the best rates (B_mem = mean of read, write and copy, as the
-/// thesis defines it); CPU runs also get one-core peaks. Throws input_error naming the missing
-/// benchmark when a required peak was not measured.
+/// thesis defines it); every other measured key becomes an optional peak of its scope
+/// (`uncoalesced_gbs`, `bus_gbs`, ...); CPU runs also get one-core peaks, `vector_bits` from
+/// the arch string and `hardware_threads` from the threads of the all-core benchmarks. Throws
+/// input_error naming the missing benchmark when a required peak was not measured.
 [[nodiscard]] device device_from_microbench(const microbench_run& run, const std::string& id);
 
 /// The `perfgate-device/1` file `perfgate calibrate` writes: the device, plus the raw results

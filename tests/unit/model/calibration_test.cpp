@@ -10,8 +10,23 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <tuple>
+#include <utility>
 
 namespace {
+// One benchmark result whose repetitions all gave `best`.
+void add_result(perfgate::microbench_run& run, std::string key, std::string scope, double best,
+                std::uint64_t threads = 0, std::uint64_t repetitions = 1) {
+  perfgate::microbench_result r;
+  r.key = std::move(key);
+  r.scope = std::move(scope);
+  r.threads = threads;
+  r.best = r.median = r.min = r.max = best;
+  r.repetitions = repetitions;
+  run.results.push_back(r);
+}
+
 const std::string sample = std::string(PERFGATE_TEST_DATA_DIR) + "/microbench/cuda_sample.json";
 
 perfgate::microbench_run gpu_run() {
@@ -46,12 +61,7 @@ TEST(Calibration, EachScopeGetsTheBestOfItsOwnPatterns) {
   auto run = gpu_run();
   run.backend = "cpu";
   const auto add = [&](std::string key, std::string scope, double best) {
-    perfgate::microbench_result r;
-    r.key = std::move(key);
-    r.scope = std::move(scope);
-    r.best = r.median = r.min = r.max = best;
-    r.repetitions = 1;
-    run.results.push_back(r);
+    add_result(run, std::move(key), std::move(scope), best);
   };
   for (const char* key :
        {"fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst"}) {
@@ -134,12 +144,7 @@ TEST(Calibration, QuickRunsAreMarkedAsNotAMeasurement) {
 TEST(Calibration, TensorRatesBecomeTensorRoofsOnlyWhereWarpMmaIsTheFastestPath) {
   auto run = gpu_run();
   const auto add = [&](std::string key, double best) {
-    perfgate::microbench_result r;
-    r.key = std::move(key);
-    r.scope = "all";
-    r.best = r.median = r.min = r.max = best;
-    r.repetitions = 1;
-    run.results.push_back(r);
+    add_result(run, std::move(key), "all", best);
   };
   add("tensor_bf16_gflops", 280000.0);
   add("tensor_int8_gops", 560000.0);
@@ -173,4 +178,105 @@ TEST(Calibration, TensorRatesBecomeTensorRoofsOnlyWhereWarpMmaIsTheFastestPath) 
               std::string::npos)
         << e.what();
   }
+}
+
+// The boat hull model's device inputs (issue 18, item 4): the random gather/scatter rate
+// (`uncoalesced_gbs`) and, on GPUs, the pinned host-device copy rate (`bus_gbs`) become peaks of
+// their scope like any other measured key; a CPU also gets W_vector from the ISA its compute
+// benchmarks used and N_threads from the threads its all-core benchmarks ran.
+TEST(Calibration, BoatHullInputsBecomePeaksWithVectorWidthAndThreads) {
+  perfgate::microbench_run run;
+  run.backend = "cpu";
+  run.dev.name = "Synthetic CPU";
+  run.dev.vendor = "amd";
+  run.dev.kind = "cpu";
+  run.dev.arch = "x86-64 avx2+fma";
+  run.dev.compute_units = 16;
+  run.dev.warp_size = 1;
+  const auto add = [&](std::string key, std::string scope, double best, std::uint64_t threads) {
+    add_result(run, std::move(key), std::move(scope), best, threads, 5);
+  };
+  for (const auto& [scope, threads, scale] :
+       {std::tuple{"one", std::uint64_t{1}, 1.0}, std::tuple{"all", std::uint64_t{12}, 8.0}}) {
+    add("fp32_gflops", scope, 100 * scale, threads);
+    add("fp64_gflops", scope, 50 * scale, threads);
+    add("int_mad_gops", scope, 40 * scale, threads);
+    add("int_add_gops", scope, 30 * scale, threads);
+    add("ldst_ginst", scope, 60 * scale, threads);
+    add("dram_read_gbs", scope, 15 * scale, threads);
+    add("dram_write_gbs", scope, 10 * scale, threads);
+    add("dram_copy_gbs", scope, 12 * scale, threads);
+    add("uncoalesced_gather_gbs", scope, 0.4 * scale, threads);
+    add("uncoalesced_scatter_gbs", scope, 0.2 * scale, threads);
+    add("uncoalesced_gbs", scope, 0.8 / 3 * scale, threads); // 2 / (1/0.4 + 1/0.2)
+  }
+  const auto d = perfgate::device_from_microbench(run, "local-cpu");
+  EXPECT_DOUBLE_EQ(d.extra_peaks.at("uncoalesced_gbs"), 8 * 0.8 / 3);
+  EXPECT_DOUBLE_EQ(d.extra_peaks.at("uncoalesced_scatter_gbs"), 1.6);
+  ASSERT_TRUE(d.one_core_peaks);
+  EXPECT_DOUBLE_EQ(d.one_core_extra_peaks.at("uncoalesced_gbs"), 0.8 / 3);
+  // A random gather is no DRAM streaming pattern: the memory roofs stay the best dram_* rates.
+  EXPECT_EQ(d.peaks.dram_roof_gbs, 120.0);
+  EXPECT_EQ(d.one_core_peaks->dram_roof_gbs, 15.0);
+  ASSERT_TRUE(d.vector_bits);
+  EXPECT_EQ(*d.vector_bits, 256);
+  ASSERT_TRUE(d.hardware_threads); // the threads of the all-core benchmarks, not compute_units
+  EXPECT_EQ(*d.hardware_threads, 12);
+  EXPECT_NE(d.provenance_how.find("uncoalesced_gbs = random 4-byte gather and scatter"),
+            std::string::npos);
+
+  // The file `perfgate calibrate` writes carries them in `peaks` and `peaks_one_core`.
+  const std::string text = perfgate::calibration_to_json(d, run, {"perfgate", "calibrate"});
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_DOUBLE_EQ(j["peaks"]["uncoalesced_gbs"].get<double>(), 8 * 0.8 / 3);
+  EXPECT_DOUBLE_EQ(j["peaks"]["uncoalesced_gather_gbs"].get<double>(), 3.2);
+  EXPECT_DOUBLE_EQ(j["peaks_one_core"]["uncoalesced_gbs"].get<double>(), 0.8 / 3);
+  EXPECT_EQ(j["provenance"]["arch"], "x86-64 avx2+fma");
+  const auto back = perfgate::device_from_json(text, "local-cpu.json");
+  EXPECT_DOUBLE_EQ(back.extra_peaks.at("uncoalesced_gbs"), 8 * 0.8 / 3);
+  EXPECT_DOUBLE_EQ(back.one_core_extra_peaks.at("uncoalesced_gbs"), 0.8 / 3);
+  EXPECT_EQ(back.vector_bits, d.vector_bits);
+  EXPECT_EQ(back.hardware_threads, d.hardware_threads);
+
+  // vector_bits follows the arch string the CPU micro-benchmarks write.
+  for (const auto& [arch, bits] :
+       {std::pair{"x86-64 avx512f", 512}, std::pair{"x86-64 avx2+fma", 256},
+        std::pair{"x86-64 sse2", 128}, std::pair{"aarch64 neon", 128}}) {
+    run.dev.arch = arch;
+    EXPECT_EQ(perfgate::device_from_microbench(run, "c").vector_bits, bits) << arch;
+  }
+  run.dev.arch = "riscv64 generic"; // a width the benchmarks cannot name: unknown, not guessed
+  EXPECT_FALSE(perfgate::device_from_microbench(run, "c").vector_bits);
+  EXPECT_FALSE(perfgate::vector_bits_of_arch("sm_90"));
+  EXPECT_EQ(perfgate::vector_bits_of_arch("avx2+fma"), 256); // files from before the prefix
+}
+
+TEST(Calibration, GpuBusAndGatherRatesBecomePeaksWithoutCpuShape) {
+  auto run = gpu_run();
+  const auto add = [&](std::string key, double best) {
+    add_result(run, std::move(key), "all", best, 0, 10);
+  };
+  add("uncoalesced_gather_gbs", 300.0);
+  add("uncoalesced_scatter_gbs", 200.0);
+  add("uncoalesced_gbs", 240.0);
+  add("bus_h2d_gbs", 55.0);
+  add("bus_d2h_gbs", 53.0);
+  add("bus_gbs", 53.0);
+  const auto d = perfgate::device_from_microbench(run, "local-cuda-0");
+  const std::string text = perfgate::calibration_to_json(d, run, {});
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["peaks"]["uncoalesced_gbs"], 240.0);
+  EXPECT_EQ(j["peaks"]["bus_gbs"], 53.0);
+  EXPECT_EQ(j["peaks"]["bus_h2d_gbs"], 55.0);
+  EXPECT_EQ(j["peaks"]["bus_d2h_gbs"], 53.0);
+  EXPECT_EQ(d.peaks.dram_roof_gbs, 3000.0); // unchanged by the new keys
+  EXPECT_FALSE(d.vector_bits);              // CPU-only fields
+  EXPECT_FALSE(d.hardware_threads);
+  EXPECT_NE(d.provenance_how.find("bus_gbs = the slower direction"), std::string::npos);
+  // Bandwidths do not scale with the SM clock.
+  const auto back = perfgate::device_from_json(text, "local-cuda-0.json");
+  ASSERT_TRUE(back.sm_clock_mhz);
+  const auto slower = perfgate::at_sm_clock(back, *back.sm_clock_mhz / 2);
+  EXPECT_EQ(slower.extra_peaks.at("bus_gbs"), 53.0);
+  EXPECT_EQ(slower.extra_peaks.at("uncoalesced_gbs"), 240.0);
 }
