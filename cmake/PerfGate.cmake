@@ -39,6 +39,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [EXPECT_BOUND memory|compute]
                         [BASELINE <report.json>]
                         [MAX_EFFICIENCY_DROP <0..1>]
+                        [HULL_SPECIES "<class>"]
+                        [HULL_F <ops>]
+                        [HULL_TOLERANCE <x>]
+                        [HULL_ELEMENT_BYTES <bytes>]
                         [REPORT_DIR <dir>]
                         [LABELS <label>...]
                         [TIMEOUT <seconds>])
@@ -99,6 +103,15 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
 
   ``MAX_EFFICIENCY_DROP <0..1>``
     Allowed relative efficiency drop against ``BASELINE``. Default ``0.10``.
+
+  ``HULL_SPECIES "<class>"`` and ``HULL_F <ops>``
+    Hold each kernel to the boat hull band of its algorithm class on the local device
+    (``perfgate hull --list-classes``; docs/hull.md), e.g. ``HULL_SPECIES "16777216|element ^
+    16777216|element -> 16777216|element" HULL_F 2`` for a triad. Faster than the band's lower
+    end (beyond ``MAX_EFFICIENCY``) fails: the class, ``HULL_F`` or the device data is wrong.
+    Slower than its upper end by more than ``HULL_TOLERANCE`` (default ``0.25``) fails like an
+    efficiency drop. ``HULL_ELEMENT_BYTES`` is the size of one element (default ``4``; ``8``
+    for double). ``HULL_SPECIES`` and ``HULL_F`` go together.
 
   ``REPORT_DIR <dir>``
     Where the ``perfgate-report/1`` JSON goes, named ``<test-name>.json``. Default
@@ -255,7 +268,8 @@ endfunction()
 function(add_perf_prediction target)
   set(options "")
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
-      BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT)
+      BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
+      HULL_ELEMENT_BYTES)
   set(multi_value ARGS DEVICES LABELS)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
 
@@ -266,8 +280,8 @@ function(add_perf_prediction target)
   if(arg_UNPARSED_ARGUMENTS)
     _perfgate_fail(${name} "unknown keyword or stray value: ${arg_UNPARSED_ARGUMENTS} "
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
-                   "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP REPORT_DIR LABELS "
-                   "TIMEOUT)")
+                   "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
+                   "HULL_TOLERANCE HULL_ELEMENT_BYTES REPORT_DIR LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
@@ -317,6 +331,28 @@ function(add_perf_prediction target)
       message(AUTHOR_WARNING "add_perf_prediction(${name}): MAX_EFFICIENCY_DROP without "
                              "BASELINE has no effect; it was ignored")
     endif()
+  endif()
+  if(DEFINED arg_HULL_SPECIES AND NOT DEFINED arg_HULL_F)
+    _perfgate_fail(${name} "HULL_SPECIES needs HULL_F, the class's operations per operator "
+                   "application")
+  endif()
+  if(DEFINED arg_HULL_F AND NOT DEFINED arg_HULL_SPECIES)
+    _perfgate_fail(${name} "HULL_F needs HULL_SPECIES, the algorithm class it belongs to")
+  endif()
+  if(DEFINED arg_HULL_F)
+    _perfgate_check_number(${name} HULL_F "${arg_HULL_F}" 0 "")
+  endif()
+  if(DEFINED arg_HULL_TOLERANCE)
+    if(NOT DEFINED arg_HULL_SPECIES)
+      _perfgate_fail(${name} "HULL_TOLERANCE needs HULL_SPECIES and HULL_F")
+    endif()
+    _perfgate_check_number(${name} HULL_TOLERANCE "${arg_HULL_TOLERANCE}" 0 10)
+  endif()
+  if(DEFINED arg_HULL_ELEMENT_BYTES)
+    if(NOT DEFINED arg_HULL_SPECIES)
+      _perfgate_fail(${name} "HULL_ELEMENT_BYTES needs HULL_SPECIES and HULL_F")
+    endif()
+    _perfgate_check_number(${name} HULL_ELEMENT_BYTES "${arg_HULL_ELEMENT_BYTES}" 1 "")
   endif()
   set(timeout 600)
   if(DEFINED arg_TIMEOUT)
@@ -391,6 +427,15 @@ function(add_perf_prediction target)
     list(APPEND command --baseline "${arg_BASELINE}")
     if(DEFINED arg_MAX_EFFICIENCY_DROP)
       list(APPEND command --max-efficiency-drop "${arg_MAX_EFFICIENCY_DROP}")
+    endif()
+  endif()
+  if(DEFINED arg_HULL_SPECIES)
+    list(APPEND command --hull-species "${arg_HULL_SPECIES}" --hull-f "${arg_HULL_F}")
+    if(DEFINED arg_HULL_TOLERANCE)
+      list(APPEND command --hull-tolerance "${arg_HULL_TOLERANCE}")
+    endif()
+    if(DEFINED arg_HULL_ELEMENT_BYTES)
+      list(APPEND command --hull-element-bytes "${arg_HULL_ELEMENT_BYTES}")
     endif()
   endif()
   list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"

@@ -36,6 +36,8 @@ PUBLIC_HEADERS = {
     "model.hpp": "model",
     "calibration.hpp": "model",
     "pipeline.hpp": "model",
+    "hull.hpp": "model",
+    "hull_report.hpp": "report",
     "report.hpp": "report",
     "writers.hpp": "report",
     "gate.hpp": "gate",
@@ -46,7 +48,8 @@ PUBLIC_HEADERS = {
 
 MICROBENCH_HEADERS = {"cpu_microbench.hpp", "cpu_kernels.hpp", "cpu_topology.hpp", "gpu_compat.hpp",
                       "gpu_measure.hpp", "gpu_compute.hpp", "gpu_caches.hpp", "gpu_memory.hpp",
-                      "gpu_checksum.hpp", "gpu_clocks.hpp"}
+                      "gpu_checksum.hpp", "gpu_clocks.hpp", "permuted_index.hpp",
+                      "gpu_uncoalesced.hpp", "gpu_bus.hpp"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+([<"])([^>"]+)[>"]', re.M)
 SOURCES = (".cpp", ".hpp", ".cu", ".hip")

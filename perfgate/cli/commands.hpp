@@ -27,6 +27,7 @@ action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 action add_metrics_command(CLI::App& app);
 action add_pipeline_command(CLI::App& app);
+action add_hull_command(CLI::App& app);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

@@ -19,6 +19,10 @@ std::string option_prefix(const CLI::App& app, const std::string& argument) {
   static const std::vector<std::pair<std::string_view, std::vector<std::string>>> options = {
       {"kernel_regex", {"--kernel", "--kernels"}},
       {"devices", {"--device"}},
+      {"species", {"--species", "--hull-species"}},
+      {"f", {"--f", "--hull-f"}},
+      {"alpha", {"--alpha"}},
+      {"element_bytes", {"--element-bytes"}},
   };
   for (const auto& [arg, names] : options) {
     if (arg != argument) {
@@ -60,6 +64,7 @@ int main(int argc, char** argv) {
       {"merge", cli::add_merge_command(app, args)},
       {"baseline", cli::add_baseline_command(app)},
       {"pipeline", cli::add_pipeline_command(app)},
+      {"hull", cli::add_hull_command(app)},
   };
   try {
     app.parse(ours);

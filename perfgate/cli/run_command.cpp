@@ -34,6 +34,10 @@ struct run_options {
   std::string expect_bound;
   std::string baseline_file;
   double max_efficiency_drop = 0.10;
+  std::string hull_species;
+  std::optional<double> hull_f;
+  double hull_tolerance = 0.25;
+  double hull_element_bytes = 4;
   std::string report_file;
   std::optional<double> timeout_s;
   int repetitions = 5;
@@ -198,6 +202,20 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "Allowed relative efficiency drop against the baseline")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  cmd->add_option("--hull-species", o->hull_species,
+                  "Hold each kernel to the boat hull band of this class on the local device "
+                  "(`perfgate hull --list-classes`); needs --hull-f");
+  cmd->add_option("--hull-f", o->hull_f,
+                  "The class's operations per operator application (an FMA counts 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--hull-tolerance", o->hull_tolerance,
+                  "Allowed relative slowdown past the band's upper end")
+      ->check(CLI::Range(0.0, 10.0))
+      ->capture_default_str();
+  cmd->add_option("--hull-element-bytes", o->hull_element_bytes,
+                  "Bytes per element of the class's data (8 for double)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--report", o->report_file, "Write the perfgate-report/1 JSON here (atomically)");
   cmd->add_option("--timeout", o->timeout_s,
                   "Kill the program after this many seconds, all its runs together (exit 3)")
@@ -222,6 +240,15 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     policy.max_efficiency = o->max_efficiency;
     policy.expect_bound = parse_bound(o->expect_bound);
     policy.max_efficiency_drop = o->max_efficiency_drop;
+    if (!o->hull_species.empty() || o->hull_f) {
+      if (o->hull_species.empty() || !o->hull_f) {
+        throw usage_error("--hull-species and --hull-f go together: the band needs the class and "
+                          "its operator complexity");
+      }
+      (void)hull::parse_species(o->hull_species); // a typo fails before the program runs
+      policy.hull = hull_policy{o->hull_species, *o->hull_f, o->hull_tolerance, {}};
+      policy.hull->assumed.element_bytes = o->hull_element_bytes;
+    }
     if (!o->baseline_file.empty()) {
       policy.base = baseline_from_json(read_text_file(o->baseline_file), o->baseline_file);
     }

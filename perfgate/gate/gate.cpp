@@ -148,6 +148,43 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
   return b;
 }
 
+namespace {
+
+// The boat hull band of the policy's class on the local device, against the time per invocation.
+void hull_verdict(const hull_policy& h, double max_efficiency, const device& local, bool one_core,
+                  double per_invocation, std::vector<std::string>& failures,
+                  std::vector<std::string>& notes) {
+  const hull::species s = hull::parse_species(h.species);
+  const hull::device_rates rates = hull::rates_of(local, one_core);
+  const auto k = hull::classify(s, rates.cpu ? hull::target::cpu : hull::target::gpu);
+  hull::assumptions a = h.assumed;
+  a.one_core = one_core;
+  const hull::prediction p = hull::predict(k, h.f, rates, a);
+  const std::string band = "the boat hull band of " + std::string(k.row->example) + " '" +
+                           s.to_string() + "' with f " + ratio(h.f) + " on " + local.id + " (" +
+                           (p.band_s.lo == p.band_s.hi ? detail::duration(p.band_s.lo)
+                                                       : detail::duration(p.band_s.lo) + " .. " +
+                                                             detail::duration(p.band_s.hi)) +
+                           ", " + p.bound + "-bound)";
+  const std::string measured = "measured " + detail::duration(per_invocation) + " per invocation";
+  if (per_invocation * max_efficiency < p.band_s.lo) {
+    failures.push_back(measured + ", faster than " + band + " by more than MAX_EFFICIENCY " +
+                       ratio(max_efficiency) + ": the class, f or the device data is wrong");
+  } else if (per_invocation > p.band_s.hi * (1 + h.tolerance)) {
+    failures.push_back(measured + ", " + ratio(per_invocation / p.band_s.hi) +
+                       "x the upper end of " + band + ", more than HULL_TOLERANCE " +
+                       ratio(h.tolerance * 100) + "% past it");
+  } else {
+    notes.push_back(measured +
+                    (p.band_s.contains(per_invocation)
+                         ? ", within " + band
+                         : ", " + ratio(per_invocation / p.band_s.hi) + "x the " + "upper end of " +
+                               band + ", within HULL_TOLERANCE " + ratio(h.tolerance * 100) + "%"));
+  }
+}
+
+} // namespace
+
 void apply_gate(report& r, const gate_policy& policy) {
   if (r.devices.empty()) {
     throw usage_error("devices", "no device to gate against: the first is the local device");
@@ -259,6 +296,11 @@ void apply_gate(report& r, const gate_policy& policy) {
           }
         }
       }
+    }
+
+    if (policy.hull && k.measured && k.measured->time_s > 0) {
+      hull_verdict(*policy.hull, policy.max_efficiency, r.devices.front(), p.one_core,
+                   k.measured->time_s / static_cast<double>(k.invocations), failures, notes);
     }
 
     for (auto& note : clock_notes(k, p, r.devices.front())) {

@@ -30,6 +30,9 @@ set(cases
   "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
   "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
   "TIMEOUT 0|TIMEOUT must be at least 1"
+  "HULL_SPECIES 8-element-classes|HULL_SPECIES needs HULL_F"
+  "HULL_F 2|HULL_F needs HULL_SPECIES"
+  "HULL_F two HULL_SPECIES x|HULL_F expects a number, got \"two\""
   "LABELS nightly MIN_EFFICENCY 0.99|LABELS value \"MIN_EFFICENCY\" looks like a misspelt keyword (did you mean MIN_EFFICIENCY?)"
   "DEVICES h100-sxm EXPECT_BOUNDS memory|DEVICES value \"EXPECT_BOUNDS\" looks like a misspelt keyword (did you mean EXPECT_BOUND?)"
   "ARGS --size 10 TIMOUT 5|ARGS value \"TIMOUT\" looks like a misspelt keyword (did you mean TIMEOUT?)")

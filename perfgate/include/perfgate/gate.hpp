@@ -6,6 +6,7 @@
 #pragma once
 
 #include <perfgate/error.hpp>
+#include <perfgate/hull.hpp>
 #include <perfgate/model.hpp>
 #include <perfgate/report.hpp>
 
@@ -42,6 +43,19 @@ struct baseline {
 /// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.
 [[nodiscard]] baseline baseline_from_json(std::string_view text, const std::string& file);
 
+/// A kernel held to its boat hull band (MODEL.md section 4) on the local device: its time per
+/// invocation must lie in the band of its class, faster (beyond max_efficiency) means the class,
+/// f or the device data is wrong, slower by more than `tolerance` fails like an efficiency drop.
+struct hull_policy {
+  std::string species; ///< as written in HULL_SPECIES
+  double f = 1;        ///< HULL_F, operations per operator application
+  /// Allowed slowdown past the band's upper end, relative. The band's ends are roofs (the
+  /// coalesced DRAM time of a memory-bound class): a good implementation streams at 80-95% of
+  /// the calibrated bandwidth (saxpy on an H100: 0.89), i.e. 1.05-1.25x the upper end.
+  double tolerance = 0.25;
+  hull::assumptions assumed;
+};
+
 struct gate_policy {
   std::optional<double> min_efficiency;    ///< fail below (roof time / measured time)
   double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
@@ -56,6 +70,7 @@ struct gate_policy {
   /// ramping) where a throughput bound does not apply: the verdict says so, and a low
   /// efficiency there is a warning.
   double latency_floor_s = 10e-6;
+  std::optional<hull_policy> hull; ///< HULL_SPECIES / HULL_F
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one).

@@ -10,6 +10,8 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/gate.hpp>
+#include <perfgate/hull.hpp>
+#include <perfgate/hull_report.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 #include <perfgate/pipeline.hpp>

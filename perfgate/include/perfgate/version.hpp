@@ -35,4 +35,10 @@ inline constexpr std::string_view latencies_schema = "perfgate-latencies/1";
 inline constexpr std::string_view idg_schema = "perfgate-idg/1";
 /// `perfgate pipeline simulate --format json`.
 inline constexpr std::string_view pipeline_simulation_schema = "perfgate-pipeline-simulation/1";
+/// `perfgate hull`: the boat hull band of an algorithm class (or an application) per device.
+inline constexpr std::string_view hull_schema = "perfgate-hull/1";
+/// The application file `perfgate hull --app` reads: primitives and one transfer volume.
+inline constexpr std::string_view hull_app_schema = "perfgate-hull-app/1";
+/// `perfgate hull --list-classes --format json`: Table 1.
+inline constexpr std::string_view hull_classes_schema = "perfgate-hull-classes/1";
 } // namespace perfgate

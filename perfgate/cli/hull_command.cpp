@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: Apache-2.0
+// perfgate hull --species "<class>" --f <ops> --device <id|file>... [--fma yes|no|unknown]
+//               [--coalescing known|unknown|scattered] [--vector yes|no|unknown]
+//               [--element-bytes 4] [--alpha N] [--beta N] [--transfers] [--one-core]
+//               [--format text|json|md|svg] [-o FILE]
+// perfgate hull --app app.json --device ...    (several primitives + one transfer volume)
+// perfgate hull --list-classes [--format text|json]
+// The boat hull band of an algorithm class before its code exists (MODEL.md section 4).
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
+#include <perfgate/hull.hpp>
+#include <perfgate/hull_report.hpp>
+
+#include "cli/commands.hpp"
+
+#include <memory>
+
+namespace perfgate::cli {
+
+action add_hull_command(CLI::App& app) {
+  struct options {
+    std::string species;
+    double f = 0;
+    std::vector<std::string> devices;
+    std::string fma = "unknown", coalescing = "unknown", vector = "unknown";
+    double element_bytes = 4, alpha = 0, beta = 0;
+    bool transfers = false, one_core = false, list_classes = false;
+    std::string app_file;
+    std::string format = "text";
+    std::string output;
+  };
+  auto opt = std::make_shared<options>();
+  auto* cmd = app.add_subcommand(
+      "hull", "Boat hull model: the time band an algorithm class can reach on each device, "
+              "before its code exists");
+  auto* species = cmd->add_option(
+      "--species", opt->species,
+      "The class as the paper writes it: \"1024x1024|element -> 1024x1024|element\", "
+      "\"1024x1024 neighb(7x7) -> 1024x1024 element\", two inputs joined by ^, an 'unordered' "
+      "prefix (--list-classes shows them all)");
+  auto* f = cmd->add_option("--f", opt->f, "Operations per operator application (an FMA counts 2)");
+  auto* app_opt = cmd->add_option("--app", opt->app_file,
+                                  "A perfgate-hull-app/1 file: several primitives and one "
+                                  "transfer volume");
+  auto* list = cmd->add_flag("--list-classes", opt->list_classes,
+                             "Print Table 1's classes (text or --format json) and exit");
+  auto* device = cmd->add_option("--device", opt->devices,
+                                 "A built-in device id or a perfgate-device/1 file; repeat for "
+                                 "several");
+  cmd->add_option("--fma", opt->fma, "Whether the code will use FMA: yes, no, unknown")
+      ->check(CLI::IsMember({"yes", "no", "unknown"}))
+      ->capture_default_str();
+  cmd->add_option("--coalescing", opt->coalescing,
+                  "Memory accesses: known (coalesced), unknown, scattered")
+      ->check(CLI::IsMember({"known", "unknown", "scattered"}))
+      ->capture_default_str();
+  cmd->add_option("--vector", opt->vector, "CPUs: whether the code will be vectorised")
+      ->check(CLI::IsMember({"yes", "no", "unknown"}))
+      ->capture_default_str();
+  cmd->add_option("--element-bytes", opt->element_bytes, "Bytes per data element")
+      ->capture_default_str();
+  cmd->add_option("--alpha", opt->alpha, "Neighbourhood classes: extra coalesced accesses");
+  cmd->add_option("--beta", opt->beta, "Neighbourhood classes: uncoalesced accesses");
+  cmd->add_flag("--transfers", opt->transfers,
+                "Add t0, the host <-> device transfer of the class's data (GPUs)");
+  cmd->add_flag("--one-core", opt->one_core,
+                "CPUs: one thread, held to one core's peaks (as a one-thread benchmark is)");
+  cmd->add_option("--format", opt->format, "text, json (perfgate-hull/1), md or svg")
+      ->check(CLI::IsMember({"text", "json", "md", "svg"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", opt->output, "Write to this file (atomically) instead of stdout");
+  species->excludes(app_opt);
+  list->excludes(species)->excludes(app_opt)->excludes(device);
+  f->excludes(app_opt);
+  return [opt, species, f, app_opt, device]() {
+    if (opt->list_classes) {
+      if (opt->format != "text" && opt->format != "json") {
+        throw usage_error("--list-classes prints text or json, not " + opt->format);
+      }
+      emit(opt->format == "json" ? hull::classes_to_json() : hull::classes_to_text(), opt->output);
+      return 0;
+    }
+    if (species->count() == 0 && app_opt->count() == 0) {
+      throw usage_error("give --species \"<class>\" with --f, --app FILE, or --list-classes");
+    }
+    if (species->count() > 0 && f->count() == 0) {
+      throw usage_error("--species needs --f, the operations of one operator application");
+    }
+    if (device->count() == 0) {
+      throw usage_error("--device: give at least one device (a built-in id or a file)");
+    }
+    hull::document doc;
+    auto& a = doc.assumed;
+    a.fma = opt->fma == "yes"  ? hull::fma_use::yes
+            : opt->fma == "no" ? hull::fma_use::no
+                               : hull::fma_use::unknown;
+    a.coalesced = opt->coalescing == "known"       ? hull::coalescing::known
+                  : opt->coalescing == "scattered" ? hull::coalescing::scattered
+                                                   : hull::coalescing::unknown;
+    a.vector = opt->vector == "yes"  ? hull::vectorised::yes
+               : opt->vector == "no" ? hull::vectorised::no
+                                     : hull::vectorised::unknown;
+    a.element_bytes = opt->element_bytes;
+    a.transfers = opt->transfers;
+    a.one_core = opt->one_core;
+    std::vector<hull::device_rates> rates;
+    for (const auto& d : opt->devices) {
+      rates.push_back(hull::rates_of(resolve_device(d), opt->one_core));
+    }
+    if (app_opt->count() > 0) {
+      doc.app = hull::application_from_json(read_text_file(opt->app_file), opt->app_file);
+      doc.app_file = opt->app_file;
+      for (const auto& r : rates) {
+        doc.app_predictions.push_back(hull::predict_application(*doc.app, r, a));
+      }
+    } else {
+      doc.species_text = opt->species;
+      doc.kind = hull::parse_species(opt->species);
+      doc.f = opt->f;
+      doc.alpha = opt->alpha;
+      doc.beta = opt->beta;
+      bool cpu = false, gpu = false;
+      for (const auto& r : rates) {
+        (r.cpu ? cpu : gpu) = true;
+      }
+      // o differs by target (CPU element -> element); the rows are the same.
+      const auto gpu_params = hull::classify(*doc.kind, hull::target::gpu, opt->alpha, opt->beta);
+      const auto cpu_params = hull::classify(*doc.kind, hull::target::cpu, opt->alpha, opt->beta);
+      doc.params = gpu || !cpu ? gpu_params : cpu_params;
+      for (const auto& r : rates) {
+        doc.predictions.push_back(hull::predict(r.cpu ? cpu_params : gpu_params, opt->f, r, a));
+      }
+    }
+    const std::string text = opt->format == "json"  ? hull::to_json(doc)
+                             : opt->format == "md"  ? hull::to_markdown(doc)
+                             : opt->format == "svg" ? hull::to_svg(doc)
+                                                    : hull::to_text(doc);
+    emit(text, opt->output);
+    return 0;
+  };
+}
+
+} // namespace perfgate::cli
