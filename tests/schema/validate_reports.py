@@ -25,6 +25,8 @@ def main(perfgate, source, build, work):
         "perfgate-device/1": json.loads((source / "perfgate/schema/device-1.schema.json").read_text()),
         "perfgate-latencies/1": json.loads((source / "perfgate/schema/latencies-1.schema.json").read_text()),
         "perfgate-idg/1": json.loads((source / "perfgate/schema/idg-1.schema.json").read_text()),
+        "perfgate-hull/1": json.loads((source / "perfgate/schema/hull-1.schema.json").read_text()),
+        "perfgate-hull-app/1": json.loads((source / "perfgate/schema/hull-app-1.schema.json").read_text()),
     }
     validators = {k: jsonschema.Draft202012Validator(v) for k, v in schemas.items()}
     for v in schemas.values():
@@ -88,6 +90,22 @@ def main(perfgate, source, build, work):
     # The pipeline simulator's inputs kept with the tests.
     made += sorted((source / "tests/data/pipeline").glob("*.idg.json"))
     made += sorted((source / "tests/data/pipeline").glob("*.latencies.json"))
+    # Boat hull bands: a class on a GPU and a CPU with transfers, and an application.
+    for name, args in [
+        ("hull-class.json", ["--species", "1024x1024 tile(1x1024) -> 1024 element", "--f", "1",
+                             "--device", "gtx470", "--device", "q8300", "--device", "h100-sxm",
+                             "--transfers"]),
+        ("hull-neighbourhood.json", ["--species", "512x512|neighbourhood(5x5) -> 512x512|element",
+                                     "--f", "2", "--alpha", "1000", "--beta", "10", "--device",
+                                     "mi300x", "--fma", "yes", "--coalescing", "scattered"]),
+        ("hull-app.json", ["--app", str(source / "examples/hull/case_study.app.json"), "--device",
+                           "gtx470", "--device", "gts250", "--fma", "no"]),
+    ]:
+        out = work / name
+        subprocess.run([perfgate, "hull", *args, "--format", "json", "-o", str(out)], check=True,
+                       stderr=subprocess.DEVNULL)
+        made.append(out)
+    made += sorted((source / "examples/hull").glob("*.app.json"))
     documents = [(str(p), json.loads(p.read_text())) for p in made]
     documents += [(f"built-in device {d['id']}", d) for d in builtin]
     for path in sorted(build.rglob("*.json")):
@@ -112,7 +130,8 @@ def main(perfgate, source, build, work):
     print(", ".join(f"{n} {s} documents" for s, n in sorted(counts.items())) +
           f" validated, {errors} errors")
     if (counts.get("perfgate-report/2", 0) < len(profiles) + 2 or counts.get("perfgate-device/1", 0) < 2
-            or counts.get("perfgate-latencies/1", 0) < 2 or counts.get("perfgate-idg/1", 0) < 1):
+            or counts.get("perfgate-latencies/1", 0) < 2 or counts.get("perfgate-idg/1", 0) < 1
+            or counts.get("perfgate-hull/1", 0) < 3 or counts.get("perfgate-hull-app/1", 0) < 1):
         sys.exit("too few documents were validated")
     return 1 if errors else 0
 
