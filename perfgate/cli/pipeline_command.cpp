@@ -5,7 +5,8 @@
 // perfgate pipeline fit --sweep chains.csv [--n N] -o latencies.json: lambda and Lambda per
 // instruction class from a sweep of dependent chains (perfgate-latencies/1).
 // perfgate pipeline simulate --idg k.idg.json --latencies lat.json --threads-per-group T
-//                            --groups G --occupancy M [--compute-units C] [--in-order] ...:
+//                            --groups G --occupancy M [--compute-units C] [--in-order]
+//                            [--issue-width K] ...:
 // the compute-unit simulation of one kernel.
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
@@ -232,6 +233,7 @@ int run_fit(const fit_options& o) {
 struct simulate_options {
   std::string idg_file, latencies_file, format = "text";
   std::uint64_t threads_per_group = 0, groups = 0, compute_units = 1, occupancy = 0;
+  std::uint64_t issue_width = 0;
   int warp_size = 32;
   bool in_order = false;
   double theta = 0.8;
@@ -248,6 +250,7 @@ int run_simulate(const simulate_options& o) {
   c.groups = pipeline::groups_per_compute_unit(o.groups, o.compute_units);
   c.resident_groups = o.occupancy;
   c.in_order = o.in_order;
+  c.issue_width = o.issue_width;
   c.theta = o.theta;
   const auto r = pipeline::simulate(g, c);
   const char* cls = r.latency_bound ? "latency" : "throughput";
@@ -259,6 +262,8 @@ int run_simulate(const simulate_options& o) {
                         {"groups_per_compute_unit", c.groups},
                         {"resident_groups", c.resident_groups},
                         {"in_order", c.in_order},
+                        {"issue_width", c.issue_width == 0 ? nlohmann::json(nullptr)
+                                                           : nlohmann::json(c.issue_width)},
                         {"cycles", r.cycles},
                         {"warp_instructions", r.instructions},
                         {"busiest_pipe", pipeline::to_string(r.busiest)},
@@ -269,11 +274,12 @@ int run_simulate(const simulate_options& o) {
     emit(j.dump(2) + "\n", "");
     return 0;
   }
-  std::string out = "pipeline simulation of " + o.idg_file + ": " + std::to_string(c.groups) +
-                    " groups of " + std::to_string(c.warps_per_group) +
-                    " warps on one compute unit, " + std::to_string(c.resident_groups) +
-                    " at a time" + (c.in_order ? ", in-order issue" : "") + "\n  " +
-                    detail::fixed(r.cycles, 2) + " cycles";
+  std::string out =
+      "pipeline simulation of " + o.idg_file + ": " + std::to_string(c.groups) + " groups of " +
+      std::to_string(c.warps_per_group) + " warps on one compute unit, " +
+      std::to_string(c.resident_groups) + " at a time" + (c.in_order ? ", in-order issue" : "") +
+      (c.issue_width > 0 ? ", issue width " + std::to_string(c.issue_width) + " per cycle" : "") +
+      "\n  " + detail::fixed(r.cycles, 2) + " cycles";
   if (o.clock_mhz > 0) {
     out += " (" + detail::duration(r.cycles / (o.clock_mhz * 1e6)) + " at " +
            detail::fixed(o.clock_mhz, 0) + " MHz)";
@@ -341,6 +347,10 @@ action add_pipeline_command(CLI::App& app) {
       ->check(CLI::IsMember({32, 64}))
       ->capture_default_str();
   sim->add_flag("--in-order", s->in_order, "A warp issues in program order");
+  sim->add_option("--issue-width", s->issue_width,
+                  "At most K warp instructions issue per cycle over all pipelines (the SM's "
+                  "dispatch units, 4 on Volta and later); default: no limit")
+      ->check(CLI::PositiveNumber);
   sim->add_option("--theta", s->theta, "Utilisation from which a run is throughput-bound")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();

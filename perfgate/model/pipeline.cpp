@@ -244,7 +244,7 @@ public:
       double t = m_completions.empty() ? never : m_completions.top().t;
       for (std::size_t p = 0; p < unit_count; ++p) {
         if (!m_ready[p].empty()) {
-          t = std::min(t, std::max(m_free_at[p], m_ready[p].top().t));
+          t = std::min(t, issue_gate(std::max(m_free_at[p], m_ready[p].top().t)));
         }
       }
       if (t == never) {
@@ -256,10 +256,20 @@ public:
         end = std::max(end, e.t);
         complete(e);
       }
-      for (std::size_t p = 0; p < unit_count; ++p) {
-        if (!m_ready[p].empty() && m_free_at[p] <= t && m_ready[p].top().t <= t) {
-          issue(p, t);
+      // The oldest ready instruction first: it matters only when the issue width runs out
+      // (without a width each pipe issues at most once at t, whatever the order).
+      while (issue_gate(t) <= t) {
+        std::size_t best = unit_count;
+        for (std::size_t p = 0; p < unit_count; ++p) {
+          if (!m_ready[p].empty() && m_free_at[p] <= t && m_ready[p].top().t <= t &&
+              (best == unit_count || older(m_ready[p].top(), m_ready[best].top()))) {
+            best = p;
+          }
         }
+        if (best == unit_count) {
+          break;
+        }
+        issue(best, t);
       }
     }
     sim_result r;
@@ -273,6 +283,20 @@ public:
   }
 
 private:
+  // The earliest time at or after t an instruction may issue: the next cycle when this one's
+  // issue slots are spent.
+  [[nodiscard]] double issue_gate(double t) const {
+    if (m_c.issue_width == 0) {
+      return t;
+    }
+    const double cycle = std::floor(t);
+    return cycle == m_cycle && m_issued_in_cycle >= m_c.issue_width ? cycle + 1 : t;
+  }
+
+  static bool older(const event& a, const event& b) {
+    return a.t < b.t || (a.t == b.t && a.seq < b.seq);
+  }
+
   void admit(std::size_t slot, double t) {
     group_state& gs = m_slots[slot];
     const std::size_t n = m_g.instructions.size();
@@ -329,6 +353,11 @@ private:
     m_free_at[p] = t + in.lat.issue;
     m_busy[p] += in.lat.issue;
     ++m_issued;
+    if (const double cycle = std::floor(t); cycle != m_cycle) {
+      m_cycle = cycle;
+      m_issued_in_cycle = 0;
+    }
+    ++m_issued_in_cycle;
     const double done = t + (in.store ? in.lat.issue : in.lat.completion);
     m_completions.push({done, m_seq++, e.group, e.warp, e.instr});
     if (m_c.in_order) {
@@ -367,6 +396,8 @@ private:
   std::uint64_t m_seq = 0;
   std::uint64_t m_issued = 0;
   std::uint64_t m_admitted = 0;
+  double m_cycle = -1;                 // the whole cycle of the last issue
+  std::uint64_t m_issued_in_cycle = 0; // instructions issued in it
 };
 } // namespace
 

@@ -91,6 +91,9 @@ struct sim_config {
   std::uint64_t groups = 1;          ///< groups this compute unit runs (groups_per_compute_unit)
   std::uint64_t resident_groups = 1; ///< at most this many at a time (occupancy)
   bool in_order = false;             ///< a warp issues its instructions in program order
+  /// At most this many warp instructions issue per cycle over all pipelines (the dispatch
+  /// units of an SM: 4 on Volta and later, one per sub-partition); 0: no limit but the pipes'.
+  std::uint64_t issue_width = 0;
   double theta = 0.8;                ///< utilisation at which a run is throughput-bound
 };
 
@@ -107,7 +110,9 @@ struct sim_result {
 /// unit: min(resident, groups) groups admitted first and one more whenever one finishes; each
 /// pipeline issues one warp instruction per lambda of that instruction, to the oldest ready warp
 /// instruction (ties in readiness order, so no warp starves); an idle pipeline waits for the
-/// next ready instruction; completions are processed before issues at the same time. On a single
+/// next ready instruction; completions are processed before issues at the same time. With an
+/// issue width, at most that many instructions issue per whole cycle, the oldest ready first,
+/// and the rest wait for the next cycle. On a single
 /// chain of one instruction type it equals Eq. 1 exactly. Throws usage_error for an empty graph,
 /// a dep that is not an earlier instruction, zero warps, groups or resident groups, or a
 /// non-positive latency.

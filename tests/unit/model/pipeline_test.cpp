@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The pipeline simulator's rules beyond Eq. 1 (MODEL.md section 5): groups admitted up to the
-// occupancy limit, barriers across the warps of a group, in-order issue, refused graphs.
+// occupancy limit, barriers across the warps of a group, in-order issue, the issue width,
+// refused graphs.
 #include <perfgate/error.hpp>
 #include <perfgate/pipeline.hpp>
 
@@ -58,6 +59,36 @@ TEST(PipelineSimulator, InOrderIssueHoldsAnIndependentInstructionBehindAStalledO
   EXPECT_EQ(pl::simulate(g, c).cycles, 36.0); // c issues at 1 while b waits for a
   c.in_order = true;
   EXPECT_EQ(pl::simulate(g, c).cycles, 37.0); // c only after b (18): 19 + 18
+}
+
+// Independent instructions on two pipelines issue side by side; an issue width of one halves the
+// rate, and the oldest ready instruction goes first whichever pipeline it uses.
+TEST(PipelineSimulator, IssueWidthLimitsInstructionsPerCycleOverAllPipelines) {
+  constexpr pl::latency one{1, 1};
+  pl::idg g;
+  for (int i = 0; i < 8; ++i) {
+    g.instructions.push_back(op("alu", {}, one, pl::unit::alu));
+    g.instructions.push_back(op("dfma", {}, one, pl::unit::fp64));
+  }
+  pl::sim_config c;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 8.0); // both pipes issue every cycle
+  c.issue_width = 2;
+  EXPECT_EQ(pl::simulate(g, c).cycles, 8.0); // two slots: no change
+  c.issue_width = 1;
+  const auto r = pl::simulate(g, c);
+  EXPECT_EQ(r.cycles, 16.0); // one instruction per cycle: the last issues at 15
+  EXPECT_EQ(r.instructions, 16u);
+  EXPECT_DOUBLE_EQ(r.utilisation, 0.5); // each pipe busy half the time: dispatch-bound
+  // Quarter-cycle issue latencies (lambda 0.25, Pascal): four per cycle from one pipe, unless
+  // the width caps them.
+  pl::idg quick;
+  for (int i = 0; i < 8; ++i) {
+    quick.instructions.push_back(op("fast", {}, {0.25, 1}, pl::unit::alu));
+  }
+  c.issue_width = 0;
+  EXPECT_EQ(pl::simulate(quick, c).cycles, 2.75); // last issues at 1.75
+  c.issue_width = 2;
+  EXPECT_EQ(pl::simulate(quick, c).cycles, 4.25); // two per cycle: last issues at 3.25
 }
 
 TEST(PipelineSimulator, UtilisationOfTheBusiestPipelineDecidesLatencyBound) {
