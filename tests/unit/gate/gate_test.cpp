@@ -4,6 +4,8 @@
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
+#include "clocked_kernel.hpp"
+
 #include <gtest/gtest.h>
 
 namespace {
@@ -181,17 +183,9 @@ namespace {
 // A compute-bound fp32 kernel (O_krn 1000 flop/B) on h100-sxm, whose peaks hold at 1980 MHz,
 // run at `clock_mhz` and measured at 25 ms, predicted with the local clock scaling `run` uses.
 perfgate::report clocked(std::optional<double> clock_mhz, std::vector<std::string> limits) {
-  perfgate::profile p;
-  p.source_file = "clocked.json";
-  perfgate::kernel_profile k;
-  k.name = "gemm_like";
-  k.work = perfgate::declared_work{1e12, 0, 0, 1e9};
-  k.time_s = 25e-3;
-  k.sm_clock_mhz = clock_mhz;
-  k.clock_limits = std::move(limits);
-  p.kernels.push_back(k);
   return perfgate::predict_report(
-      p, {perfgate::resolve_device("h100-sxm"), perfgate::resolve_device("a100-80gb")}, "", true);
+      perfgate::test::clocked_kernel(clock_mhz, std::move(limits)),
+      {perfgate::resolve_device("h100-sxm"), perfgate::resolve_device("a100-80gb")}, "", true);
 }
 } // namespace
 

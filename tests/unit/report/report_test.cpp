@@ -6,6 +6,8 @@
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
+#include "clocked_kernel.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -119,19 +121,9 @@ TEST(Report, JsonReadsBackWhatItWrote) {
 }
 
 namespace {
-// A compute-bound fp32 kernel (O_krn 1000 flop/B) measured at `clock_mhz`.
+// A compute-bound fp32 kernel (O_krn 1000 flop/B) measured at `clock_mhz`, power-capped.
 perfgate::profile clocked_kernel(double clock_mhz) {
-  perfgate::profile p;
-  p.format = perfgate::profile_format::perfgate_json;
-  p.source_file = "clocked.json";
-  perfgate::kernel_profile k;
-  k.name = "gemm_like";
-  k.work = perfgate::declared_work{1e12, 0, 0, 1e9};
-  k.time_s = 25e-3;
-  k.sm_clock_mhz = clock_mhz;
-  k.clock_limits = {"sw_power_cap"};
-  p.kernels.push_back(k);
-  return p;
+  return perfgate::test::clocked_kernel(clock_mhz, {"sw_power_cap"});
 }
 
 std::vector<perfgate::device> two_h100s() {
