@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PERFGATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json detect
-     device_json report_json cupti_json)
+     device_json report_json cupti_json hull_app pipeline_json)
 limit=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -55,6 +55,8 @@ seeds_of() {
     device_json) ls "$root"/perfgate/devices/*.json "$d"/devices/*.json "$d"/malformed/device*.json ;;
     report_json) ls "$s"/report*.json "$s"/baseline*.json ;;
     cupti_json) ls "$s"/cupti*.json ;;
+    hull_app) ls "$root"/examples/hull/*.app.json "$d"/malformed/hull_app*.json ;;
+    pipeline_json) ls "$d"/pipeline/*.json "$d"/malformed/idg*.json ;;
   esac
 }
 

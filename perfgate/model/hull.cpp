@@ -68,6 +68,10 @@ std::string normalise(std::string_view text) {
 
 [[noreturn]] void bad(const std::string& what) { throw usage_error("species", what); }
 
+// Sizes stay exact in a double (a count of 2^53 elements at most) and their products in 64 bits.
+constexpr std::uint64_t k_max_extent = std::uint64_t{1} << 31;
+constexpr std::uint64_t k_max_elements = std::uint64_t{1} << 53;
+
 std::vector<std::uint64_t> parse_dims(std::string_view token, std::string_view what,
                                       std::size_t max_dims) {
   std::vector<std::uint64_t> dims;
@@ -80,6 +84,10 @@ std::vector<std::uint64_t> parse_dims(std::string_view token, std::string_view w
     if (number.empty() || ec != std::errc() || end != number.data() + number.size() || v == 0) {
       bad(std::string(what) + " '" + std::string(token) + "': expected " +
           (max_dims == 1 ? "N" : "N or NxM") + " with whole numbers > 0");
+    }
+    if (v > k_max_extent) {
+      bad(std::string(what) + " '" + std::string(token) + "': " + std::to_string(v) +
+          " is larger than " + std::to_string(k_max_extent) + " (2^31) per dimension");
     }
     dims.push_back(v);
     if (x == std::string_view::npos) {
@@ -109,6 +117,10 @@ data_part parse_part(std::string_view part, std::string_view whole, std::string_
   }
   data_part p;
   p.dims = parse_dims(trim(part.substr(0, sep)), "size", 2);
+  if (p.elements() > k_max_elements) {
+    bad("size '" + std::string(trim(part.substr(0, sep))) + "': " + std::to_string(p.elements()) +
+        " elements, more than 2^53");
+  }
   const std::string_view pattern = trim(part.substr(sep + 1));
   const auto open = pattern.find('(');
   std::string name(trim(pattern.substr(0, open)));
@@ -697,6 +709,12 @@ prediction predict(const class_params& k, double f, const device_rates& r, const
                       "'s class lists no m1 floor");
   }
   p.band_s = {std::max(c_lo, m_lo), std::max(c_hi, m_hi)};
+  for (const auto& [key, t] : p.times_s) {
+    if (!std::isfinite(t)) {
+      throw usage_error("f", key + " is not a finite time (f " + num(f) + " on " + r.device +
+                                 "): the class's work overflows");
+    }
+  }
   const bool memory_lo = m_lo >= c_lo, memory_hi = m_hi >= c_hi;
   p.bound = memory_lo && memory_hi ? "memory" : !memory_lo && !memory_hi ? "compute" : "either";
 

@@ -7,8 +7,10 @@
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/gate.hpp>
+#include <perfgate/hull.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
+#include <perfgate/pipeline.hpp>
 #include <perfgate/report.hpp>
 
 #include "collectors/collectors.hpp"
@@ -22,6 +24,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <string>
 #include <string_view>
 
 namespace {
@@ -79,6 +83,25 @@ void read(std::string_view text) {
   } else if (PERFGATE_READER_IS("cupti_json")) {
     const auto run = cupti_run_from_json(text, file);
     check_profile(profile_from_cupti_runs(run, run));
+  } else if (PERFGATE_READER_IS("hull_app")) {
+    // The application file and the class language of every primitive, then the band on a GPU
+    // and a CPU of the paper: an accepted class must give a finite, ordered band.
+    const auto app = hull::application_from_json(text, file);
+    for (const char* id : {"gtx470", "q8300"}) {
+      const auto p = hull::predict_application(app, hull::rates_of(resolve_device(id), false), {});
+      require(std::isfinite(p.total_s.lo) && std::isfinite(p.total_s.hi), "a band is not finite");
+      require(p.total_s.lo >= 0 && p.total_s.lo <= p.total_s.hi, "a band is negative or reversed");
+    }
+  } else if (PERFGATE_READER_IS("pipeline_json")) {
+    // Either format: latencies (perfgate-latencies/1), or a graph over the Fermi classes of
+    // tests/data/pipeline/fermi.latencies.json (perfgate-idg/1); each refuses the other.
+    try {
+      (void)pipeline::latencies_from_json(text, file);
+    } catch (const error&) {
+    }
+    const std::map<std::string, pipeline::latency, std::less<>> fermi = {
+        {"fadd", {1, 18}}, {"fmadd", {1, 22}}, {"memory", {2, 600}}};
+    (void)pipeline::idg_from_json(text, file, fermi);
   } else {
     std::abort(); // unknown reader: a build error in all but name
   }

@@ -63,6 +63,11 @@ TEST(HullSpecies, BadInputNamesTheToken) {
   EXPECT_NE(error_of("4x4x4|element -> 64|element").find("at most 2 dimensions"),
             std::string::npos);
   EXPECT_NE(error_of("8|element -> 8|element ^ 8|element").find("one output"), std::string::npos);
+  // Sizes stay exact: at most 2^31 per dimension and 2^53 elements.
+  EXPECT_NE(error_of("4294967296|element -> 4294967296|element").find("larger than 2147483648"),
+            std::string::npos);
+  EXPECT_NE(error_of("2147483648x2147483648|element -> 1|shared").find("more than 2^53"),
+            std::string::npos);
   EXPECT_NE(error_of("8|element ^ 8|element ^ 8|element -> 8|element").find("at most two"),
             std::string::npos);
 }
@@ -120,6 +125,11 @@ TEST(HullBand, FmaAndCoalescingAssumptionsWidenOrNarrowTheBand) {
   EXPECT_NEAR(band_of(e, f_star, "gtx470", a).times_s.at("c0"), p.times_s.at("m0"), 1e-18);
   EXPECT_EQ(band_of(e, f_star * 0.9, "gtx470", a).bound, "memory");
   EXPECT_EQ(band_of(e, f_star * 1.1, "gtx470", a).bound, "compute");
+}
+
+TEST(HullBand, AnOverflowingBandIsRefusedNotInfinite) {
+  EXPECT_THROW((void)band_of("1048576|element -> 1048576|element", 1e308, "gtx470"),
+               perfgate::usage_error);
 }
 
 TEST(HullBand, TransfersAddOnceAndNeedTheBus) {
