@@ -37,6 +37,7 @@ PUBLIC_HEADERS = {
     "calibration.hpp": "model",
     "pipeline.hpp": "model",
     "hull.hpp": "model",
+    "statistics.hpp": "model",
     "hull_report.hpp": "report",
     "report.hpp": "report",
     "writers.hpp": "report",

@@ -18,5 +18,6 @@
 #include <perfgate/profile.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>
+#include <perfgate/statistics.hpp>
 #include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+/// \file
+/// Telling a change from noise: distribution-free statistics over timed samples (benchmark
+/// repetitions, kernel launches). Timings are skewed and heavy-tailed (a preempted repetition
+/// is 2x slower, never 2x faster), so nothing here assumes a normal distribution: medians,
+/// ranks, order statistics and the bootstrap. Every random choice comes from a fixed seed, so a
+/// verdict is a function of its samples. docs/statistics.md states the method and its error
+/// rates.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace perfgate::stats {
+
+/// An estimate and its confidence interval (lo <= estimate <= hi).
+struct interval {
+  double lo = 0;
+  double estimate = 0;
+  double hi = 0;
+  [[nodiscard]] bool contains(double v) const { return lo <= v && v <= hi; }
+};
+
+/// The median of a non-empty list (the mean of the two middle values for an even count).
+[[nodiscard]] double median(std::vector<double> values);
+
+/// A distribution-free confidence interval of the median: the order statistics x_(j) and
+/// x_(n+1-j) with the largest j for which Binomial(n, 1/2) puts at most (1 - confidence) / 2
+/// below j. Exact for any continuous distribution. Empty below the smallest n that has such an
+/// interval (6 samples at 95%): the median of fewer samples cannot be bounded at that level.
+[[nodiscard]] std::optional<interval> median_interval(std::span<const double> values,
+                                                      double confidence = 0.95);
+
+/// The Mann-Whitney U test of `head` against `base` (two independent samples).
+struct rank_test {
+  double u = 0; ///< U of head: pairs (head_i, base_j) with head_i > base_j, ties count 1/2
+  /// P(U >= u) when both come from one distribution: small when head tends to be larger
+  /// (slower, for times). Exact without ties for n_base + n_head <= 60, else the normal
+  /// approximation with the tie and continuity corrections.
+  double p_greater = 1;
+  double p_less = 1;  ///< P(U <= u): small when head tends to be smaller
+  bool exact = false; ///< whether the p values come from the exact distribution
+  [[nodiscard]] double p_two_sided() const;
+};
+
+/// Throws std::invalid_argument when either sample is empty.
+[[nodiscard]] rank_test mann_whitney(std::span<const double> base, std::span<const double> head);
+
+/// A percentile-bootstrap interval of median(head) / median(base): `resamples` times, each
+/// sample is resampled with replacement and the ratio of the two medians recorded; the interval
+/// holds the central `confidence` of those ratios. Samples longer than max_samples are thinned
+/// to every k-th value in measurement order (the interval gets wider, never narrower, than
+/// all of them would give). Throws std::invalid_argument for an empty sample or a non-positive
+/// median.
+[[nodiscard]] interval bootstrap_median_ratio(std::span<const double> base,
+                                              std::span<const double> head,
+                                              double confidence = 0.95, int resamples = 2000,
+                                              std::uint64_t seed = 0x5eedULL,
+                                              std::size_t max_samples = 2000);
+
+/// Samples grouped by the run they were measured in (a process, a CI job). Samples of one run
+/// share its machine state (the neighbours on a shared VM, the clocks, where its memory landed),
+/// which can move the whole run by more than its own spread: on the 2-core development VM one
+/// run's median triad time sat 3-13% below twenty later runs'.
+using runs = std::vector<std::vector<double>>;
+
+/// The bootstrap of median(head) / median(base) over runs. With one run a side it is the plain
+/// bootstrap above. One run against several (a run against a baseline of k runs): each run's
+/// samples are resampled as they are, and the one run's unknown run effect is drawn for a new
+/// run of the same runner class: the log spread s of the k run medians, s sqrt(1 + 1/k) times
+/// Student's t with k - 1 degrees of freedom (normal run effects; with 2 runs the interval is
+/// very wide, honestly). Several runs a side: runs, then their samples, with replacement.
+/// Throws std::invalid_argument for an empty side or run.
+[[nodiscard]] interval bootstrap_median_ratio(const runs& base, const runs& head,
+                                              double confidence = 0.95, int resamples = 2000,
+                                              std::uint64_t seed = 0x5eedULL,
+                                              std::size_t max_samples = 2000);
+
+enum class change { same, slower, faster, ambiguous };
+/// "SAME", "SLOWER", "FASTER", "AMBIGUOUS"
+[[nodiscard]] std::string_view to_string(change c);
+
+/// What two samples of the same quantity (times, or anything where larger is worse) say about
+/// a change from `base` to `head`, against an allowed slowdown.
+struct change_verdict {
+  change kind = change::ambiguous;
+  /// median(head) / median(base) with its bootstrap interval: 1.2 is 20% slower.
+  interval ratio;
+  rank_test test;
+  double allowed = 1; ///< the largest ratio that is no regression
+  /// SLOWER whose whole interval lies above `allowed`: a regression with confidence.
+  bool beyond_allowed = false;
+  /// AMBIGUOUS with one run a side: about how many samples per side would settle it at the
+  /// same spread (the interval's width shrinks as 1/sqrt(n)); 0 when more samples of one run
+  /// cannot (the estimate sits on the threshold itself, or the spread is between runs).
+  std::size_t samples_to_settle = 0;
+  double confidence = 0.95;
+};
+
+/// The decision rule (docs/statistics.md), with R the interval of median(head)/median(base),
+/// A = `allowed` (> 1) and p the Mann-Whitney p values at significance 1 - confidence:
+///   SLOWER  R.lo > 1 and head significantly larger; beyond_allowed when R.lo > A as well.
+///   FASTER  R.hi < 1 and head significantly smaller.
+///   SAME    R.hi <= A (no slowdown past the allowance is compatible with the samples), and
+///           neither of the above.
+///   AMBIGUOUS  otherwise: R straddles A, so the samples allow both a regression and none.
+/// A SLOWER that is not beyond_allowed but whose interval reaches past A is AMBIGUOUS. Throws
+/// std::invalid_argument for fewer than 2 samples per side or allowed < 1.
+[[nodiscard]] change_verdict judge_change(std::span<const double> base,
+                                          std::span<const double> head, double allowed,
+                                          double confidence = 0.95);
+
+/// judge_change over runs: the interval from the run-aware bootstrap, the Mann-Whitney test over
+/// all samples of each side. samples_to_settle counts samples of one run; where the runs
+/// disagree, more runs (or a quieter runner) settle it instead.
+[[nodiscard]] change_verdict judge_change(const runs& base, const runs& head, double allowed,
+                                          double confidence = 0.95);
+
+} // namespace perfgate::stats
