@@ -39,6 +39,11 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [EXPECT_BOUND memory|compute]
                         [BASELINE <report.json>]
                         [MAX_EFFICIENCY_DROP <0..1>]
+                        [CONFIDENCE <0.5..0.9999>]
+                        [REPETITIONS <n>]
+                        [TARGET_CI <fraction>]
+                        [TIME_BUDGET <seconds>]
+                        [KEEP_WARM_UP] [FLUSH_L2]
                         [HULL_SPECIES "<class>"]
                         [HULL_F <ops>]
                         [HULL_TOLERANCE <x>]
@@ -102,7 +107,20 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     device, or an efficiency drop beyond ``MAX_EFFICIENCY_DROP``, fails.
 
   ``MAX_EFFICIENCY_DROP <0..1>``
-    Allowed relative efficiency drop against ``BASELINE``. Default ``0.10``.
+    Allowed relative efficiency drop against ``BASELINE``. Default ``0.10``. When the baseline
+    and the run both hold at least 5 samples of a kernel (repetitions, launches), the verdict is
+    statistical (docs/statistics.md): SLOWER beyond the drop with ``CONFIDENCE`` (default
+    ``0.95``) fails, AMBIGUOUS (the samples allow a drop on either side of it) warns and says how
+    many samples would settle it, SAME, FASTER and SLOWER within the drop pass.
+
+  ``REPETITIONS <n>``
+    Google Benchmark repetitions per benchmark (``--benchmark_repetitions``). Default ``5``.
+
+  ``TARGET_CI <fraction>`` and ``TIME_BUDGET <seconds>``
+    Google Benchmark: adaptive repetitions. Rounds of ``REPETITIONS`` (at least 6) are run, only
+    of the benchmarks not yet settled, until each median's 95% interval lies within
+    +-``TARGET_CI`` of it (``0.01``: 1%), or the next round would end after ``TIME_BUDGET``
+    seconds (default ``60``). Progress is printed after each round.
 
   ``HULL_SPECIES "<class>"`` and ``HULL_F <ops>``
     Hold each kernel to the boat hull band of its algorithm class on the local device
@@ -112,6 +130,15 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     Slower than its upper end by more than ``HULL_TOLERANCE`` (default ``0.25``) fails like an
     efficiency drop. ``HULL_ELEMENT_BYTES`` is the size of one element (default ``4``; ``8``
     for double). ``HULL_SPECIES`` and ``HULL_F`` go together.
+
+  ``KEEP_WARM_UP``
+    Profilers (cupti, ncu, rocprof): keep each kernel's first launch. By default a kernel
+    launched more than once is judged on its other launches: the first one pays for module
+    loading, cold instruction caches and TLBs, and clocks ramping up.
+
+  ``FLUSH_L2``
+    The cupti collector flushes the GPU's L2 before every launch of its timing run, so each
+    kernel is timed with a cold L2 (as Nsight Compute, the ncu collector, does by default).
 
   ``REPORT_DIR <dir>``
     Where the ``perfgate-report/1`` JSON goes, named ``<test-name>.json``. Default
@@ -172,6 +199,14 @@ function(_perfgate_check_number name keyword value low high)
   endif()
   if(NOT high STREQUAL "" AND value GREATER high)
     _perfgate_fail(${name} "${keyword} must be at most ${high}, got ${value}")
+  endif()
+endfunction()
+
+# A keyword that only acts against a BASELINE, given without one: said, and ignored.
+function(_perfgate_warn_without_baseline name keyword baseline)
+  if(NOT baseline)
+    message(AUTHOR_WARNING "add_perf_prediction(${name}): ${keyword} without BASELINE has no "
+                           "effect; it was ignored")
   endif()
 endfunction()
 
@@ -266,10 +301,10 @@ function(_perfgate_calibration backend perfgate out_var)
 endfunction()
 
 function(add_perf_prediction target)
-  set(options "")
+  set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES)
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET)
   set(multi_value ARGS DEVICES LABELS)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
 
@@ -281,7 +316,8 @@ function(add_perf_prediction target)
     _perfgate_fail(${name} "unknown keyword or stray value: ${arg_UNPARSED_ARGUMENTS} "
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
-                   "HULL_TOLERANCE HULL_ELEMENT_BYTES REPORT_DIR LABELS TIMEOUT)")
+                   "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
+                   "KEEP_WARM_UP FLUSH_L2 REPORT_DIR LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
@@ -327,10 +363,7 @@ function(add_perf_prediction target)
   endif()
   if(DEFINED arg_MAX_EFFICIENCY_DROP)
     _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${arg_MAX_EFFICIENCY_DROP}" 0 1)
-    if(NOT arg_BASELINE)
-      message(AUTHOR_WARNING "add_perf_prediction(${name}): MAX_EFFICIENCY_DROP without "
-                             "BASELINE has no effect; it was ignored")
-    endif()
+    _perfgate_warn_without_baseline(${name} MAX_EFFICIENCY_DROP "${arg_BASELINE}")
   endif()
   if(DEFINED arg_HULL_SPECIES AND NOT DEFINED arg_HULL_F)
     _perfgate_fail(${name} "HULL_SPECIES needs HULL_F, the class's operations per operator "
@@ -355,6 +388,25 @@ function(add_perf_prediction target)
     _perfgate_check_number(${name} HULL_ELEMENT_BYTES "${arg_HULL_ELEMENT_BYTES}" 1 "")
   endif()
   set(timeout 600)
+  if(DEFINED arg_CONFIDENCE)
+    _perfgate_check_number(${name} CONFIDENCE "${arg_CONFIDENCE}" 0.5 0.9999)
+    _perfgate_warn_without_baseline(${name} CONFIDENCE "${arg_BASELINE}")
+  endif()
+  if(DEFINED arg_REPETITIONS)
+    if(NOT arg_REPETITIONS MATCHES "^[1-9][0-9]*$" OR arg_REPETITIONS GREATER 1000)
+      _perfgate_fail(${name} "REPETITIONS expects a whole number from 1 to 1000, got "
+                     "\"${arg_REPETITIONS}\"")
+    endif()
+  endif()
+  if(DEFINED arg_TARGET_CI)
+    _perfgate_check_number(${name} TARGET_CI "${arg_TARGET_CI}" 0.0001 1)
+  endif()
+  if(DEFINED arg_TIME_BUDGET)
+    if(NOT DEFINED arg_TARGET_CI)
+      _perfgate_fail(${name} "TIME_BUDGET needs TARGET_CI: it bounds the adaptive repetitions")
+    endif()
+    _perfgate_check_number(${name} TIME_BUDGET "${arg_TIME_BUDGET}" 0 86400)
+  endif()
   if(DEFINED arg_TIMEOUT)
     _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
     set(timeout "${arg_TIMEOUT}")
@@ -427,6 +479,24 @@ function(add_perf_prediction target)
     list(APPEND command --baseline "${arg_BASELINE}")
     if(DEFINED arg_MAX_EFFICIENCY_DROP)
       list(APPEND command --max-efficiency-drop "${arg_MAX_EFFICIENCY_DROP}")
+    endif()
+    if(DEFINED arg_CONFIDENCE)
+      list(APPEND command --confidence "${arg_CONFIDENCE}")
+    endif()
+  endif()
+  if(DEFINED arg_REPETITIONS)
+    list(APPEND command --repetitions "${arg_REPETITIONS}")
+  endif()
+  if(arg_KEEP_WARM_UP)
+    list(APPEND command --keep-warm-up)
+  endif()
+  if(arg_FLUSH_L2)
+    list(APPEND command --flush-l2)
+  endif()
+  if(DEFINED arg_TARGET_CI)
+    list(APPEND command --target-ci "${arg_TARGET_CI}")
+    if(DEFINED arg_TIME_BUDGET)
+      list(APPEND command --time-budget "${arg_TIME_BUDGET}")
     endif()
   endif()
   if(DEFINED arg_HULL_SPECIES)

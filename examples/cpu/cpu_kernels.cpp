@@ -9,13 +9,35 @@
 //  - BM_sgemm_naive:  C = A B, 512 x 512 floats, i-j-k loops walking B by columns:
 //                     compute-bound by its work (85 flop/B) but starved by cache misses.
 //  - BM_sgemm_blocked: the same product in 64 x 64 blocks with an i-k-j order that vectorizes.
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
+#include <cstdlib>
 #include <vector>
 
+#include <benchmark/benchmark.h>
+
 namespace {
+// PERFGATE_EXAMPLE_SLOWDOWN=1.2 makes BM_triad take 1.2x its time, its declared work unchanged:
+// the regression scripts/bench-stability.sh injects to see whether the gate catches it.
+double injected_slowdown() {
+  const char* text = std::getenv("PERFGATE_EXAMPLE_SLOWDOWN");
+  const double f = text != nullptr ? std::strtod(text, nullptr) : 1.0;
+  return f > 1.0 ? f : 1.0;
+}
+
+// Spins for (factor - 1) times the time since `start`, so the iteration takes `factor` times
+// as long whatever this machine's speed is right now.
+void spin_for_slowdown(std::chrono::steady_clock::time_point start, double factor) {
+  if (factor <= 1.0) {
+    return;
+  }
+  const auto extra = (std::chrono::steady_clock::now() - start) * (factor - 1.0);
+  const auto until = std::chrono::steady_clock::now() + extra;
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
 void declare(benchmark::State& state, double fp32_flops, double fp64_flops, double bytes,
              double written) {
   state.counters["perfgate_fp32_flops"] = fp32_flops;
@@ -27,12 +49,15 @@ void declare(benchmark::State& state, double fp32_flops, double fp64_flops, doub
 void BM_triad(benchmark::State& state) {
   const std::size_t n = std::size_t{1} << 24;
   std::vector<double> a(n, 1.0), b(n, 2.0), c(n, 0.5);
+  const double slowdown = injected_slowdown();
   for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < n; ++i) {
       a[i] = b[i] + 3.0 * c[i];
     }
     benchmark::DoNotOptimize(a.data());
     benchmark::ClobberMemory();
+    spin_for_slowdown(start, slowdown);
   }
   declare(state, 0, 2.0 * n, 3.0 * sizeof(double) * n, 1.0 * sizeof(double) * n);
 }

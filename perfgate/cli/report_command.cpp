@@ -91,6 +91,11 @@ action add_compare_command(CLI::App& app) {
                   "Allowed relative growth of W_comp or W_traf")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  cmd->add_option("--confidence", o->policy.confidence,
+                  "A drop beyond --max-efficiency-drop fails only with this confidence, when "
+                  "both reports kept at least 5 samples a kernel")
+      ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
   return [o]() {
     const comparison c = compare_reports(load_report(o->base), load_report(o->head), o->policy);

@@ -41,12 +41,38 @@ struct run_options {
   std::string report_file;
   std::optional<double> timeout_s;
   int repetitions = 5;
+  std::optional<double> target_ci;
+  double time_budget_s = 60;
+  double confidence = 0.95;
+  bool keep_warm_up = false;
+  bool flush_l2 = false;
   std::vector<std::string> program;
 };
 
+// Options that only one collector can honour, against the collector chosen.
+void check_collector_options(const run_options& o, const std::string& collector) {
+  if (o.flush_l2 && collector != "cupti" && collector != "auto") {
+    throw usage_error("--flush-l2 is for the cupti collector, not " + collector +
+                      ": ncu flushes every cache before each replay already (its "
+                      "--cache-control all); rocprof, gbench and recorded profiles cannot");
+  }
+}
+
 profile collect(const run_options& o) {
-  detail::collect_request request{o.program, o.timeout_s, o.repetitions, o.kernels};
+  detail::collect_request request;
+  request.program = o.program;
+  request.timeout_s = o.timeout_s;
+  request.repetitions = o.repetitions;
+  request.kernel_regex = o.kernels;
+  request.target_ci = o.target_ci;
+  request.flush_l2 = o.flush_l2;
+  request.time_budget_s = o.time_budget_s;
   std::string collector = o.collector;
+  check_collector_options(o, collector);
+  if (o.target_ci && collector == "profile") {
+    throw usage_error("--target-ci: adaptive repetitions need a Google Benchmark binary to "
+                      "repeat (the gbench collector), not a recorded profile");
+  }
   if (collector == "profile") {
     if (o.profile_file.empty()) {
       throw usage_error("--collector profile needs --profile FILE");
@@ -62,16 +88,26 @@ profile collect(const run_options& o) {
   if (collector == "auto") {
     collector = detail::is_gbench_binary(o.program.front()) ? "gbench" : "cupti";
   }
+  check_collector_options(o, collector);
+  if (o.target_ci && collector != "gbench") {
+    throw usage_error("--target-ci: adaptive repetitions are for Google Benchmark binaries "
+                      "(the gbench collector); the " +
+                      collector + " collector records every launch the program makes");
+  }
   if (collector == "gbench") {
     return detail::collect_gbench(request);
   }
-  if (collector == "ncu") {
-    return detail::collect_ncu_runs(request, detail::ncu_metrics_for_local_gpu());
+  profile p = collector == "ncu"
+                  ? detail::collect_ncu_runs(request, detail::ncu_metrics_for_local_gpu())
+              : collector == "cupti" ? detail::collect_cupti(request)
+                                     : detail::collect_rocprof(request);
+  if (!o.keep_warm_up) {
+    if (const std::size_t n = detail::leave_out_first_launch(p); n > 0) {
+      std::cerr << "perfgate: the first launch of " << n << " kernel" << (n == 1 ? "" : "s")
+                << " launched more than once is left out (warm-up; --keep-warm-up keeps it)\n";
+    }
   }
-  if (collector == "cupti") {
-    return detail::collect_cupti(request);
-  }
-  return detail::collect_rocprof(request);
+  return p;
 }
 
 // The quoted kernel names of the profiler's "Failed to profile \"NAME\"" errors.
@@ -232,6 +268,26 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
   cmd->add_option("--repetitions", o->repetitions, "gbench: repetitions per benchmark")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
+  cmd->add_option("--target-ci", o->target_ci,
+                  "gbench: repeat in rounds of --repetitions (at least 6) until each median's "
+                  "95% interval lies within +- this fraction of it (0.01: 1%)")
+      ->check(CLI::Range(1e-4, 1.0));
+  cmd->add_option("--time-budget", o->time_budget_s,
+                  "gbench with --target-ci: start no round that would end after this many "
+                  "seconds")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_flag("--flush-l2", o->flush_l2,
+                "cupti: flush the GPU's L2 before every launch of the timing run (cold-cache "
+                "times; ncu does so by default)");
+  cmd->add_flag("--keep-warm-up", o->keep_warm_up,
+                "cupti, ncu, rocprof: keep each kernel's first launch (left out by default when "
+                "a kernel is launched more than once: its warm-up)");
+  cmd->add_option("--confidence", o->confidence,
+                  "Of the statistical verdict against --baseline: a drop beyond "
+                  "--max-efficiency-drop fails only with this confidence")
+      ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str();
   cmd->footer("After --: PROGRAM [ARGS...], the program to run, its arguments passed untouched");
   return [o, argv, program]() {
     o->program = program;
@@ -240,6 +296,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     policy.max_efficiency = o->max_efficiency;
     policy.expect_bound = parse_bound(o->expect_bound);
     policy.max_efficiency_drop = o->max_efficiency_drop;
+    policy.confidence = o->confidence;
     if (!o->hull_species.empty() || o->hull_f) {
       if (o->hull_species.empty() || !o->hull_f) {
         throw usage_error("--hull-species and --hull-f go together: the band needs the class and "
@@ -288,7 +345,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
 
 action add_baseline_command(CLI::App& app) {
   struct options {
-    std::string report_file;
+    std::vector<std::string> report_files;
     std::string output;
   };
   auto o = std::make_shared<options>();
@@ -296,14 +353,26 @@ action add_baseline_command(CLI::App& app) {
       app.add_subcommand("baseline", "Record a report as the baseline later runs compare with");
   cmd->require_subcommand(1);
   auto* accept = cmd->add_subcommand(
-      "accept", "Keep what a later comparison needs: per kernel, its class on every device and "
-                "its efficiency on the local device");
-  accept->add_option("report", o->report_file, "perfgate-report/1 file")->required();
-  accept->add_option("-o,--output", o->output, "perfgate-baseline/1 file to write (atomically)")
+      "accept", "Keep what a later comparison needs: per kernel, its class on every device, its "
+                "efficiency on the local device and every sample's, by run");
+  accept
+      ->add_option("reports", o->report_files,
+                   "perfgate-report files: one run, or several runs of the same tests (their "
+                   "spread is what a later run is allowed)")
+      ->required();
+  accept->add_option("-o,--output", o->output, "perfgate-baseline/2 file to write (atomically)")
       ->required();
   return [o]() {
-    const report r = report_from_json(read_text_file(o->report_file), o->report_file);
-    emit(baseline_to_json(baseline_from_report(r, o->report_file)), o->output);
+    std::vector<report> runs;
+    for (const auto& f : o->report_files) {
+      runs.push_back(report_from_json(read_text_file(f), f));
+    }
+    std::string source = o->report_files.front();
+    if (o->report_files.size() > 1) {
+      source += " and " + std::to_string(o->report_files.size() - 1) + " more run" +
+                (o->report_files.size() > 2 ? "s" : "");
+    }
+    emit(baseline_to_json(baseline_from_reports(runs, source)), o->output);
     return 0;
   };
 }

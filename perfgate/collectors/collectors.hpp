@@ -31,6 +31,13 @@ struct collect_request {
   /// ncu collector hands it to ncu so that other kernels are not replayed at all.
   std::string kernel_regex;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  /// gbench: adaptive repetitions. Rounds of `repetitions` (at least 6, the fewest whose median
+  /// has a 95% interval) until every benchmark's median interval lies within +- this fraction
+  /// of its median, or the next round would overrun time_budget_s. Unset: one run.
+  std::optional<double> target_ci;
+  double time_budget_s = 60;
+  /// cupti: flush L2 before every launch of the timing run (cold-cache times).
+  bool flush_l2 = false;
 
   /// What is left of timeout_s for the next run of the program (at least a millisecond).
   [[nodiscard]] std::optional<double> time_left() const {
@@ -42,8 +49,17 @@ struct collect_request {
   }
 };
 
-/// A Google Benchmark binary run with JSON output and repetitions.
+/// A Google Benchmark binary run with JSON output and repetitions (adaptive with target_ci,
+/// progress on stderr).
 [[nodiscard]] profile collect_gbench(const collect_request& request);
+
+/// The larger half of the median's 95% interval, relative to the median; infinite below 6
+/// samples (no such interval).
+[[nodiscard]] double median_half_width(const std::vector<double>& samples);
+
+/// The repetitions of `round`'s benchmarks appended to the same benchmarks of `into`, whose
+/// statistics and time are recomputed.
+void add_repetitions(profile& into, const profile& round);
 
 /// Any CUDA program run under `ncu --csv --page raw` collecting `metrics` (ncu names, see
 /// ncu_default_metrics). Skips (77) without a GPU, ncu, counter permission, or when the chip
@@ -70,6 +86,12 @@ void check_ncu_log(std::string_view log_text);
 /// Any HIP program run under rocprofv3, one run per counter pass the architecture needs, plus
 /// the kernel trace for times. Skips (77) without rocprofv3 or an AMD GPU.
 [[nodiscard]] profile collect_rocprof(const collect_request& request);
+
+/// Leaves each kernel's first launch out of a profiler's profile (its warm-up: module loading,
+/// cold instruction and TLB caches, clocks ramping), where the kernel was launched more than once
+/// and every launch was timed: its time, launch count and counter totals (scaled per launch)
+/// then describe the other launches. Returns how many kernels changed.
+std::size_t leave_out_first_launch(profile& p);
 
 /// Runs the program once, as it is (for recorded-profile gates): exit 3 when it fails.
 void run_plain(const collect_request& request);
@@ -140,9 +162,11 @@ struct cupti_run : cupti::run_info {
 /// else from the counter run's sm__cycles_elapsed.avg.per_second.
 [[nodiscard]] profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters);
 
-/// The environment of an injected run: CUDA_INJECTION64_PATH and the PERFGATE_CUPTI_* variables.
+/// The environment of an injected run: CUDA_INJECTION64_PATH and the PERFGATE_CUPTI_* variables
+/// (PERFGATE_CUPTI_FLUSH_L2=1 in a timing run with `flush_l2`).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>>
 cupti_run_environment(const std::string& mode, const std::string& library,
-                      const std::string& output, const std::vector<std::string>& metrics);
+                      const std::string& output, const std::vector<std::string>& metrics,
+                      bool flush_l2 = false);
 
 } // namespace perfgate::detail

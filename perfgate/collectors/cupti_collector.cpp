@@ -158,12 +158,16 @@ profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counte
 
 std::vector<std::pair<std::string, std::string>>
 cupti_run_environment(const std::string& mode, const std::string& library,
-                      const std::string& output, const std::vector<std::string>& metrics) {
+                      const std::string& output, const std::vector<std::string>& metrics,
+                      bool flush_l2) {
   std::vector<std::pair<std::string, std::string>> env = {{"CUDA_INJECTION64_PATH", library},
                                                           {"PERFGATE_CUPTI_MODE", mode},
                                                           {"PERFGATE_CUPTI_OUTPUT", output}};
   if (mode == "counters") {
     env.emplace_back("PERFGATE_CUPTI_METRICS", join(metrics, ","));
+  }
+  if (mode == "timing" && flush_l2) {
+    env.emplace_back("PERFGATE_CUPTI_FLUSH_L2", "1");
   }
   return env;
 }
@@ -199,7 +203,7 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
   fs::remove(output);
   process_options o;
   o.timeout_s = request.time_left();
-  o.environment = cupti_run_environment(mode, library, output.string(), metrics);
+  o.environment = cupti_run_environment(mode, library, output.string(), metrics, request.flush_l2);
   const auto result = run_process(request.program, o);
   const std::string program = request.program.front();
   if (result.not_found) {

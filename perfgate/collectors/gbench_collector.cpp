@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
+#include <perfgate/statistics.hpp>
 
 #include "collectors/collectors.hpp"
 #include "importers/gbench_importer.hpp"
 #include "util/subprocess.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 #include <fcntl.h>
@@ -108,12 +113,19 @@ private:
 };
 } // namespace
 
-profile collect_gbench(const collect_request& request) {
+namespace {
+
+// One run of the benchmark binary with `repetitions` and, when given, a filter.
+profile run_gbench_once(const collect_request& request, int repetitions,
+                        const std::string& filter) {
   const benchmark_output out;
   std::vector<std::string> argv = request.program;
   argv.push_back("--benchmark_out=" + out.path());
   argv.emplace_back("--benchmark_out_format=json");
-  argv.push_back("--benchmark_repetitions=" + std::to_string(request.repetitions));
+  argv.push_back("--benchmark_repetitions=" + std::to_string(repetitions));
+  if (!filter.empty()) {
+    argv.push_back("--benchmark_filter=" + filter);
+  }
   auto options = forwarding_options(request);
   options.capture_stdout = true; // the console table; shown only when the run fails
   const auto result = run_process(argv, options);
@@ -128,6 +140,91 @@ profile collect_gbench(const collect_request& request) {
   }
   auto p = import_gbench_json(*text, request.program.front() + " (Google Benchmark JSON)");
   p.source_file = request.program.front();
+  return p;
+}
+
+// ^(a|b)$ over exact benchmark names: Google Benchmark's filter is a regular expression.
+std::string exact_names_filter(const std::vector<std::string>& names) {
+  std::string filter = "^(";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    filter += i == 0 ? "" : "|";
+    for (const char c : names[i]) {
+      if (std::string_view(".^$|()[]{}*+?\\").find(c) != std::string_view::npos) {
+        filter += '\\';
+      }
+      filter += c;
+    }
+  }
+  return filter + ")$";
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
+  return text;
+}
+
+} // namespace
+
+double median_half_width(const std::vector<double>& samples) {
+  const auto ci = stats::median_interval(samples);
+  if (!ci || !(ci->estimate > 0)) {
+    return std::numeric_limits<double>::infinity();
+  }
+  return std::max(ci->hi - ci->estimate, ci->estimate - ci->lo) / ci->estimate;
+}
+
+void add_repetitions(profile& into, const profile& round) {
+  for (const auto& k : round.kernels) {
+    auto it = std::find_if(into.kernels.begin(), into.kernels.end(),
+                           [&](const kernel_profile& mine) { return mine.name == k.name; });
+    if (it == into.kernels.end() || !it->duration || !k.duration) {
+      continue; // a benchmark that appeared only now was not asked for
+    }
+    std::vector<double> samples = it->duration->samples_s;
+    samples.insert(samples.end(), k.duration->samples_s.begin(), k.duration->samples_s.end());
+    it->duration = duration_stats::from_samples(std::move(samples));
+    it->time_s = it->duration->median_s;
+  }
+  into.tool_errors.insert(into.tool_errors.end(), round.tool_errors.begin(),
+                          round.tool_errors.end());
+}
+
+profile collect_gbench(const collect_request& request) {
+  if (!request.target_ci) {
+    return run_gbench_once(request, request.repetitions, "");
+  }
+  using clock = std::chrono::steady_clock;
+  const int batch = std::max(request.repetitions, 6);
+  const auto begin = clock::now();
+  profile p = run_gbench_once(request, batch, "");
+  double last_round_s = std::chrono::duration<double>(clock::now() - begin).count();
+  for (int round = 2;; ++round) {
+    std::vector<std::string> open;
+    std::string widths;
+    for (const auto& k : p.kernels) {
+      const double w = k.duration ? median_half_width(k.duration->samples_s) : 0;
+      widths += (widths.empty() ? "" : ", ") + k.name + " +-" + percent(w);
+      if (w > *request.target_ci && k.duration->samples < 1000) {
+        open.push_back(k.name);
+      }
+    }
+    const double spent = std::chrono::duration<double>(clock::now() - begin).count();
+    std::cerr << "perfgate: gbench round " << round - 1 << ", median 95% interval: " << widths
+              << " (target +-" << percent(*request.target_ci) << ", " << static_cast<int>(spent)
+              << " s of " << static_cast<int>(request.time_budget_s) << " s)\n";
+    if (open.empty()) {
+      break;
+    }
+    if (spent + last_round_s > request.time_budget_s) {
+      std::cerr << "perfgate: gbench: the time budget ends before another round; " << open.size()
+                << " benchmark(s) stay wider than the target\n";
+      break;
+    }
+    const auto started = clock::now();
+    add_repetitions(p, run_gbench_once(request, batch, exact_names_filter(open)));
+    last_round_s = std::chrono::duration<double>(clock::now() - started).count();
+  }
   return p;
 }
 

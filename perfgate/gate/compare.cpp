@@ -2,6 +2,7 @@
 #include <perfgate/compare.hpp>
 #include <perfgate/version.hpp>
 
+#include "gate/efficiency_change.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -82,13 +83,16 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
     out.base_efficiency = b.result.efficiency;
     out.head_efficiency = h.result.efficiency;
     out.device = h.result.device;
-    const double drop = -relative(*b.result.efficiency, *h.result.efficiency);
-    if (drop > policy.max_efficiency_drop) {
-      out.failures.push_back("efficiency on " + out.device + " dropped " + fixed(drop * 100, 1) +
-                             "% (" + fixed(*b.result.efficiency, 2) + " -> " +
-                             fixed(*h.result.efficiency, 2) + "), more than the allowed " +
-                             fixed(policy.max_efficiency_drop * 100, 1) + "%");
-    }
+    const detail::efficiency_sides base{
+        *b.result.efficiency, {detail::efficiency_samples(b, *b.result.efficiency)}, std::nullopt};
+    const detail::efficiency_sides head{
+        *h.result.efficiency, {detail::efficiency_samples(h, *h.result.efficiency)}, std::nullopt};
+    auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
+                                           policy.confidence, " on " + out.device, "the base");
+    out.change = judged.change;
+    out.failures.insert(out.failures.end(), judged.failures.begin(), judged.failures.end());
+    out.warnings.insert(out.warnings.end(), judged.warnings.begin(), judged.warnings.end());
+    out.notes = std::move(judged.notes);
   }
 }
 } // namespace
@@ -142,7 +146,8 @@ std::string comparison_to_markdown(const comparison& c) {
     warned += !k.failed() && !k.warnings.empty() ? 1 : 0;
     std::string eff = "-";
     if (k.base_efficiency && k.head_efficiency) {
-      eff = fixed(*k.base_efficiency, 2) + " → " + fixed(*k.head_efficiency, 2);
+      eff = fixed(*k.base_efficiency, 2) + " → " + fixed(*k.head_efficiency, 2) +
+            (k.change ? " " + std::string(stats::to_string(k.change->kind)) : "");
     }
     std::string classes;
     for (const auto& cc : k.class_changes) {
@@ -191,20 +196,29 @@ std::string comparison_to_json(const comparison& c) {
                          {"after", to_string(cc.after)},
                          {"near_ridge", cc.near_ridge}});
     }
-    j["kernels"].push_back({{"name", k.name},
-                            {"in_base", k.in_base},
-                            {"in_head", k.in_head},
-                            {"device", k.device},
-                            {"base_efficiency", opt(k.base_efficiency)},
-                            {"head_efficiency", opt(k.head_efficiency)},
-                            {"W_comp_change", k.W_comp_change},
-                            {"W_traf_change", k.W_traf_change},
-                            {"D_ops_change", opt(k.D_ops_change)},
-                            {"D_ldst_change", opt(k.D_ldst_change)},
-                            {"E_mix_change", opt(k.E_mix_change)},
-                            {"class_changes", classes},
-                            {"failures", k.failures},
-                            {"warnings", k.warnings}});
+    j["kernels"].push_back(
+        {{"name", k.name},
+         {"in_base", k.in_base},
+         {"in_head", k.in_head},
+         {"device", k.device},
+         {"base_efficiency", opt(k.base_efficiency)},
+         {"head_efficiency", opt(k.head_efficiency)},
+         {"W_comp_change", k.W_comp_change},
+         {"W_traf_change", k.W_traf_change},
+         {"D_ops_change", opt(k.D_ops_change)},
+         {"D_ldst_change", opt(k.D_ldst_change)},
+         {"E_mix_change", opt(k.E_mix_change)},
+         {"change", k.change
+                        ? json{{"kind", stats::to_string(k.change->kind)},
+                               {"beyond_allowed", k.change->beyond_allowed},
+                               {"time_ratio",
+                                {k.change->ratio.lo, k.change->ratio.estimate, k.change->ratio.hi}},
+                               {"p_two_sided", k.change->test.p_two_sided()}}
+                        : json(nullptr)},
+         {"notes", k.notes},
+         {"class_changes", classes},
+         {"failures", k.failures},
+         {"warnings", k.warnings}});
   }
   return j.dump(2) + "\n";
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <perfgate/error.hpp>
 #include <perfgate/gate.hpp>
+#include <perfgate/statistics.hpp>
 #include <perfgate/version.hpp>
 
+#include "gate/efficiency_change.hpp"
 #include "util/json_fields.hpp"
 #include "util/number_format.hpp"
 #include "util/strings.hpp"
@@ -64,6 +66,27 @@ std::vector<std::string> clock_notes(const kernel_report& k, const prediction& p
   }
   return notes;
 }
+// The run's clocks against the baseline's: times taken at another SM clock, or with the clocks
+// held down where the baseline's were not, are not the baseline's kind of times.
+std::vector<std::string> clock_differences(const baseline_kernel& b, const kernel_report& k,
+                                           const std::string& source) {
+  std::vector<std::string> out;
+  if (!k.measured) {
+    return out;
+  }
+  const auto& now = k.measured->sm_clock_mhz;
+  if (b.sm_clock_mhz && now && std::fabs(*now / *b.sm_clock_mhz - 1) > 0.02) {
+    out.push_back("SM clock " + mhz(*now) + " vs " + mhz(*b.sm_clock_mhz) + " in the baseline " +
+                  source +
+                  ": the times were taken at different clocks (lock them, e.g. "
+                  "nvidia-smi --lock-gpu-clocks, or keep the runner cool)");
+  }
+  if (!k.measured->clock_limits.empty() && b.clock_limits.empty() && b.sm_clock_mhz) {
+    out.push_back("clocks held down by " + detail::join(k.measured->clock_limits, ", ") +
+                  ", which the baseline " + source + " was not");
+  }
+  return out;
+}
 } // namespace
 
 const baseline_kernel* baseline::find(std::string_view kernel) const {
@@ -88,10 +111,60 @@ baseline baseline_from_report(const report& r, std::string source) {
     bk.local_device = r.devices.empty() ? "" : r.devices.front().id;
     bk.O_krn = k.params.O_krn;
     bk.against_roof = r.schema_version >= 2;
+    if (k.result.efficiency) {
+      bk.efficiency_runs = {detail::efficiency_samples(k, *k.result.efficiency)};
+      if (bk.efficiency_runs.front().empty()) {
+        bk.efficiency_runs.clear();
+      }
+    }
+    bk.W_comp = k.params.W_comp;
+    bk.W_traf = k.params.W_traf;
+    if (k.measured) {
+      bk.sm_clock_mhz = k.measured->sm_clock_mhz;
+      bk.clock_limits = k.measured->clock_limits;
+    }
     for (const auto& p : k.predictions) {
       bk.bounds[p.device] = gated_bound(p);
     }
     b.kernels.push_back(std::move(bk));
+  }
+  return b;
+}
+
+baseline baseline_from_reports(const std::vector<report>& runs, std::string source) {
+  if (runs.empty()) {
+    throw usage_error("baseline accept needs at least one report");
+  }
+  baseline b = baseline_from_report(runs.front(), source);
+  for (auto& k : b.kernels) {
+    std::vector<double> efficiencies;
+    if (k.efficiency) {
+      efficiencies.push_back(*k.efficiency);
+    }
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+      const baseline more = baseline_from_report(runs[i], source);
+      const baseline_kernel* other = more.find(k.name);
+      if (other == nullptr) {
+        continue; // not in every run: its other runs still count
+      }
+      if (other->local_device != k.local_device ||
+          other->efficiency.has_value() != k.efficiency.has_value()) {
+        throw usage_error("baseline accept: kernel '" + k.name + "' is judged on " +
+                          (k.local_device.empty() ? "no device" : k.local_device) +
+                          " in the first report but on " +
+                          (other->local_device.empty() ? "no device" : other->local_device) +
+                          " in report " + std::to_string(i + 1) +
+                          ": a baseline's runs must come from one runner class");
+      }
+      if (other->efficiency) {
+        efficiencies.push_back(*other->efficiency);
+      }
+      k.efficiency_runs.insert(k.efficiency_runs.end(), other->efficiency_runs.begin(),
+                               other->efficiency_runs.end());
+    }
+    if (!efficiencies.empty()) {
+      k.efficiency = stats::median(efficiencies);
+    }
   }
   return b;
 }
@@ -108,11 +181,25 @@ std::string baseline_to_json(const baseline& b) {
     for (const auto& [dev, cls] : k.bounds) {
       bounds[dev] = to_string(cls);
     }
-    j["kernels"].push_back({{"name", k.name},
-                            {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
-                            {"local_device", k.local_device},
-                            {"O_krn", k.O_krn},
-                            {"bounds", bounds}});
+    json jk = {{"name", k.name},
+               {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
+               {"local_device", k.local_device},
+               {"O_krn", k.O_krn},
+               {"bounds", bounds}};
+    if (!k.efficiency_runs.empty()) {
+      jk["efficiency_runs"] = k.efficiency_runs;
+    }
+    if (k.W_comp > 0 || k.W_traf > 0) {
+      jk["W_comp"] = k.W_comp;
+      jk["W_traf"] = k.W_traf;
+    }
+    if (k.sm_clock_mhz) {
+      jk["sm_clock_mhz"] = *k.sm_clock_mhz;
+    }
+    if (!k.clock_limits.empty()) {
+      jk["clock_limits"] = k.clock_limits;
+    }
+    j["kernels"].push_back(std::move(jk));
   }
   return j.dump(2) + "\n";
 }
@@ -139,6 +226,23 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     bk.local_device = k.string_or("local_device", "");
     bk.against_roof = against_roof;
     bk.O_krn = k.has("O_krn") ? k.non_negative("O_krn") : 0;
+    if (k.has("efficiency_runs")) {
+      const auto& runs = k.array("efficiency_runs");
+      for (std::size_t r = 0; r < runs.size(); ++r) {
+        const nlohmann::json holder = {{"samples", runs[r]}};
+        const detail::json_fields run(
+            holder, file, k.key_path("efficiency_runs") + "[" + std::to_string(r) + "]");
+        bk.efficiency_runs.push_back(run.positives("samples"));
+      }
+    }
+    bk.W_comp = k.has("W_comp") ? k.non_negative("W_comp") : 0;
+    bk.W_traf = k.has("W_traf") ? k.non_negative("W_traf") : 0;
+    if (k.has("sm_clock_mhz")) {
+      bk.sm_clock_mhz = k.positive("sm_clock_mhz");
+    }
+    if (k.has("clock_limits")) {
+      bk.clock_limits = k.strings("clock_limits");
+    }
     const auto bounds = k.object("bounds");
     for (const auto& [dev, value] : bounds.raw().items()) {
       bk.bounds[dev] = bounds.one_of(dev, {bound_class::memory, bound_class::compute});
@@ -287,12 +391,29 @@ void apply_gate(report& r, const gate_policy& policy) {
           v.baseline_efficiency = b->efficiency;
         }
         if (b->efficiency && v.efficiency && b->local_device == local && comparable) {
-          const double drop = (*b->efficiency - *v.efficiency) / *b->efficiency;
-          if (drop > policy.max_efficiency_drop) {
-            failures.push_back("efficiency dropped " + ratio(drop * 100) + "% vs the baseline" +
-                               on + " (" + ratio(*b->efficiency) + " -> " + ratio(*v.efficiency) +
-                               "), more than MAX_EFFICIENCY_DROP " +
-                               ratio(policy.max_efficiency_drop * 100) + "%");
+          detail::efficiency_sides base{*b->efficiency, b->efficiency_runs, std::nullopt};
+          detail::efficiency_sides head{*v.efficiency,
+                                        {detail::efficiency_samples(k, *v.efficiency)},
+                                        detail::work_numbers{k.params.W_comp, k.params.W_traf}};
+          if (b->W_comp > 0 || b->W_traf > 0) {
+            base.work = detail::work_numbers{b->W_comp, b->W_traf};
+          }
+          auto judged =
+              detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence,
+                                       on, "the baseline " + policy.base->source);
+          v.change = judged.change;
+          for (auto [from, to] :
+               {std::pair{&judged.failures, &failures}, std::pair{&judged.warnings, &warnings},
+                std::pair{&judged.notes, &notes}}) {
+            to->insert(to->end(), from->begin(), from->end());
+          }
+          for (auto& w : clock_differences(*b, k, policy.base->source)) {
+            warnings.push_back(std::move(w));
+          }
+          if (base.work && detail::work_changed(*base.work, *head.work)) {
+            // Counters are deterministic: a change in work shows even where timing cannot.
+            warnings.push_back("the work changed vs the baseline " + policy.base->source + ": " +
+                               detail::work_change_text(*base.work, *head.work));
           }
         }
       }

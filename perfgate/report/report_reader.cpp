@@ -213,6 +213,25 @@ report report_from_json(std::string_view text, const std::string& file) {
     kr.result.efficiency = optional_number(v, "efficiency");
     kr.result.baseline_efficiency = optional_number(v, "baseline_efficiency");
     kr.result.device = v.string_or("device", "");
+    if (v.has("change")) {
+      const auto c = v.object("change");
+      stats::change_verdict cv;
+      cv.kind = c.one_of("kind", {stats::change::same, stats::change::slower, stats::change::faster,
+                                  stats::change::ambiguous});
+      cv.beyond_allowed = c.boolean("beyond_allowed");
+      const auto ratio = c.object("time_ratio");
+      cv.ratio = {ratio.positive("lo"), ratio.positive("estimate"), ratio.positive("hi")};
+      if (!(cv.ratio.lo <= cv.ratio.estimate && cv.ratio.estimate <= cv.ratio.hi)) {
+        ratio.fail("estimate", "expected lo <= estimate <= hi");
+      }
+      cv.allowed = c.positive("allowed");
+      cv.confidence = c.fraction("confidence");
+      const auto mw = c.object("mann_whitney");
+      cv.test = {mw.non_negative("u"), mw.fraction("p_greater"), mw.fraction("p_less"),
+                 mw.boolean("exact")};
+      cv.samples_to_settle = c.count("samples_to_settle");
+      kr.result.change = cv;
+    }
     kr.origin = k.string_or("origin", "");
     r.kernels.push_back(std::move(kr));
   }

@@ -154,6 +154,22 @@ double json_fields::non_negative(std::string_view key) const {
   return d;
 }
 
+double json_fields::fraction(std::string_view key) const {
+  const double d = number(key);
+  if (d < 0 || d > 1) {
+    fail(key, "expected a number from 0 to 1, found " + at(key).dump());
+  }
+  return d;
+}
+
+bool json_fields::boolean(std::string_view key) const {
+  const auto& v = at(key);
+  if (!v.is_boolean()) {
+    fail(key, "expected true or false, found " + v.dump());
+  }
+  return v.get<bool>();
+}
+
 std::uint64_t json_fields::count(std::string_view key) const {
   const auto& v = at(key);
   if (!v.is_number_unsigned()) { // nlohmann parses every integer >= 0 as unsigned

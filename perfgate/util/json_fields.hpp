@@ -29,6 +29,8 @@ public:
   [[nodiscard]] double number(std::string_view key) const;
   [[nodiscard]] double positive(std::string_view key) const; ///< finite and > 0
   [[nodiscard]] double non_negative(std::string_view key) const;
+  [[nodiscard]] double fraction(std::string_view key) const;     ///< a number in [0, 1]
+  [[nodiscard]] bool boolean(std::string_view key) const;        ///< true or false
   [[nodiscard]] std::uint64_t count(std::string_view key) const; ///< an integer >= 0
   [[nodiscard]] json_fields object(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& array(std::string_view key) const;

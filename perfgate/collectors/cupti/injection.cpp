@@ -7,9 +7,13 @@
 //   PERFGATE_CUPTI_MODE=counters  Range Profiler, auto range + kernel replay, the metrics in
 //                                 PERFGATE_CUPTI_METRICS (comma-separated, from the chip plan).
 // Results go to PERFGATE_CUPTI_OUTPUT (perfgate-cupti/1 JSON, written atomically at exit);
-// PERFGATE_CUPTI_BATCH sets the ranges decoded at a time (default 256).
+// PERFGATE_CUPTI_BATCH sets the ranges decoded at a time (default 256). In a timing run,
+// PERFGATE_CUPTI_FLUSH_L2=1 overwrites a buffer twice the L2's size on each launch's stream
+// right before the launch: every kernel then starts with a cold L2, as under Nsight Compute's
+// default --cache-control all.
 #include "collectors/cupti/cupti_host.hpp"
 #include "collectors/cupti/kernel_book.hpp"
+#include "collectors/cupti/launch_stream.hpp"
 #include "collectors/cupti/range_session.hpp"
 #include "util/nvml_library.hpp"
 
@@ -38,6 +42,16 @@ struct driver_api {
   CUresult (*device_get)(CUdevice*, int) = nullptr;
   CUresult (*device_name)(char*, int, CUdevice) = nullptr;
   CUresult (*pci_bus_id)(char*, int, CUdevice) = nullptr;
+  CUresult (*ctx_get_device)(CUdevice*) = nullptr;
+  CUresult (*device_attribute)(int*, CUdevice_attribute, CUdevice) = nullptr;
+  CUresult (*mem_alloc)(CUdeviceptr*, size_t) = nullptr;
+  CUresult (*memset_async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
+};
+
+// The buffer a context's L2 flushes overwrite.
+struct flush_buffer {
+  CUdeviceptr ptr = 0;
+  std::size_t bytes = 0;
 };
 
 struct injection_state {
@@ -56,6 +70,8 @@ struct injection_state {
   std::map<CUcontext, void*> nvml_device; ///< per context, null when NVML has no handle
   std::map<CUcontext, std::unique_ptr<range_session>> sessions;
   CUpti_SubscriberHandle subscriber = nullptr;
+  bool flush_l2 = false; ///< PERFGATE_CUPTI_FLUSH_L2=1 in a timing run
+  std::map<CUcontext, flush_buffer> flush_buffers;
 };
 
 injection_state& state() {
@@ -192,6 +208,38 @@ void on_launch(injection_state& s, const CUpti_CallbackData* call) {
   k.clock_limit_mask |= reasons;
 }
 
+// Before a launch in a timing run with flush_l2: the launch's stream first overwrites a buffer
+// twice the L2's size, so the kernel's data is not in L2. The memset is no kernel: the Activity
+// API's kernel records (the times) do not include it.
+void flush_l2_before(injection_state& s, const CUpti_CallbackData* call,
+                     CUpti_CallbackDomain domain, CUpti_CallbackId id) {
+  if (!s.flush_l2 || call->callbackSite != CUPTI_API_ENTER) {
+    return;
+  }
+  flush_buffer& buffer = s.flush_buffers[call->context];
+  if (buffer.bytes == 0) {
+    CUdevice device = 0;
+    int l2_bytes = 0;
+    if (s.driver.ctx_get_device(&device) != CUDA_SUCCESS ||
+        s.driver.device_attribute(&l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device) !=
+            CUDA_SUCCESS ||
+        l2_bytes <= 0 ||
+        s.driver.mem_alloc(&buffer.ptr, 2 * static_cast<std::size_t>(l2_bytes)) != CUDA_SUCCESS) {
+      s.flush_l2 = false;
+      s.book.warn("PERFGATE_CUPTI_FLUSH_L2: no L2 flush buffer could be allocated on this "
+                  "device; the launches were timed with warm caches");
+      return;
+    }
+    buffer.bytes = 2 * static_cast<std::size_t>(l2_bytes);
+  }
+  if (s.driver.memset_async(buffer.ptr, 0, buffer.bytes,
+                            launch_stream(domain, id, call->functionParams)) != CUDA_SUCCESS) {
+    s.flush_l2 = false;
+    s.book.warn("PERFGATE_CUPTI_FLUSH_L2: the L2 flush failed on a launch's stream; later "
+                "launches were timed with warm caches");
+  }
+}
+
 constexpr std::array<CUpti_CallbackId, 6> runtime_launches = {
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
     CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
@@ -231,12 +279,14 @@ void CUPTIAPI on_callback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti
     runtime_launch_depth += call->callbackSite == CUPTI_API_ENTER ? 1 : 0;
     {
       std::lock_guard<std::recursive_mutex> lock(s.mutex);
+      flush_l2_before(s, call, domain, id);
       on_launch(s, call);
     }
     runtime_launch_depth -= call->callbackSite == CUPTI_API_EXIT ? 1 : 0;
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && contains(driver_launches, id) &&
              runtime_launch_depth == 0) {
     std::lock_guard<std::recursive_mutex> lock(s.mutex);
+    flush_l2_before(s, call, domain, id);
     on_launch(s, call);
   }
 }
@@ -330,6 +380,23 @@ std::string initialize(injection_state& s) {
       reinterpret_cast<decltype(driver_api::device_name)>(::dlsym(cuda, "cuDeviceGetName"));
   s.driver.pci_bus_id =
       reinterpret_cast<decltype(driver_api::pci_bus_id)>(::dlsym(cuda, "cuDeviceGetPCIBusId"));
+  s.driver.ctx_get_device =
+      reinterpret_cast<decltype(driver_api::ctx_get_device)>(::dlsym(cuda, "cuCtxGetDevice"));
+  s.driver.device_attribute = reinterpret_cast<decltype(driver_api::device_attribute)>(
+      ::dlsym(cuda, "cuDeviceGetAttribute"));
+  s.driver.mem_alloc =
+      reinterpret_cast<decltype(driver_api::mem_alloc)>(::dlsym(cuda, "cuMemAlloc_v2"));
+  s.driver.memset_async =
+      reinterpret_cast<decltype(driver_api::memset_async)>(::dlsym(cuda, "cuMemsetD8Async"));
+  if (const char* flush = std::getenv("PERFGATE_CUPTI_FLUSH_L2");
+      flush != nullptr && std::strcmp(flush, "1") == 0 && s.mode == "timing") {
+    if (s.driver.ctx_get_device == nullptr || s.driver.device_attribute == nullptr ||
+        s.driver.mem_alloc == nullptr || s.driver.memset_async == nullptr) {
+      return "PERFGATE_CUPTI_FLUSH_L2: the driver lacks cuCtxGetDevice, cuDeviceGetAttribute, "
+             "cuMemAlloc_v2 or cuMemsetD8Async";
+    }
+    s.flush_l2 = true;
+  }
   if (const char* batch = std::getenv("PERFGATE_CUPTI_BATCH")) {
     s.batch = std::max<std::size_t>(1, std::strtoul(batch, nullptr, 10));
   }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <perfgate/report.hpp>
+#include <perfgate/statistics.hpp>
 
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@ struct compare_policy {
   double max_efficiency_drop = 0.10; ///< relative drop of the local device's efficiency
   double max_work_increase = 0.05;   ///< relative growth of W_comp or W_traf
   double ridge_margin = 0.10;        ///< class changes this close to the ridge only warn
+  double confidence = 0.95;          ///< of the statistical efficiency verdict
 };
 
 struct class_change {
@@ -37,7 +39,11 @@ struct kernel_comparison {
   double W_traf_change = 0;
   std::optional<double> D_ops_change, D_ldst_change, E_mix_change; ///< absolute, in fractions
   std::vector<class_change> class_changes;
+  /// The statistical verdict on the efficiency samples (time ratio head / base), when both
+  /// reports kept enough samples.
+  std::optional<stats::change_verdict> change;
   std::vector<std::string> failures, warnings;
+  std::vector<std::string> notes; ///< the efficiency verdict when it passes (SAME, FASTER...)
 
   [[nodiscard]] bool failed() const { return !failures.empty(); }
 };

@@ -29,6 +29,17 @@ struct baseline_kernel {
   std::map<std::string, bound_class, std::less<>> bounds; ///< device id -> class
   /// Efficiency against the roof (format version 2); false: against the model's predicted time.
   bool against_roof = true;
+  /// The efficiency of every timed sample (repetition, launch), by the run (report) it came
+  /// from: what a statistical verdict compares a later run's samples with, and the spread
+  /// between runs it must allow for. Empty in baselines written before perfgate 0.2.
+  std::vector<std::vector<double>> efficiency_runs;
+  /// The work it did (0: not recorded), so a change explains itself ("W_traf +38%").
+  double W_comp = 0;
+  double W_traf = 0;
+  /// The SM clock it ran at and what held the clocks down, when measured: a later run at
+  /// another clock is warned about (its times are not the baseline's kind of times).
+  std::optional<double> sm_clock_mhz;
+  std::vector<std::string> clock_limits;
 };
 
 struct baseline {
@@ -39,6 +50,11 @@ struct baseline {
 
 /// The baseline of a report (`perfgate baseline accept`).
 [[nodiscard]] baseline baseline_from_report(const report& r, std::string source);
+/// The baseline of several runs of the same tests (`perfgate baseline accept A.json B.json`):
+/// each kernel keeps every run's samples as a run of its own, its efficiency is the median of
+/// the runs', its classes and work are the first run's. A kernel must be judged in every run
+/// it appears in with the same local device; else usage_error naming it.
+[[nodiscard]] baseline baseline_from_reports(const std::vector<report>& runs, std::string source);
 [[nodiscard]] std::string baseline_to_json(const baseline& b);
 /// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.
 [[nodiscard]] baseline baseline_from_json(std::string_view text, const std::string& file);
@@ -62,6 +78,9 @@ struct gate_policy {
   std::optional<bound_class> expect_bound; ///< on the local device
   std::optional<baseline> base;
   double max_efficiency_drop = 0.10; ///< relative drop vs the baseline's efficiency
+  /// Of the statistical verdict against the baseline (docs/statistics.md): a drop beyond
+  /// max_efficiency_drop fails only when this confident, an undecided one warns.
+  double confidence = 0.95;
   /// A kernel whose O_krn lies within this relative margin of the device's O_dev sits on the
   /// ridge: a class change there is a warning. 10% is the spread calibrated peaks show between
   /// runs on a shared machine, and the ridge moves with them.

@@ -8,6 +8,7 @@
 #include <perfgate/model.hpp>
 #include <perfgate/profile.hpp>
 #include <perfgate/run_meta.hpp>
+#include <perfgate/statistics.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -34,6 +35,9 @@ struct verdict {
   std::vector<std::string> reasons;
   std::optional<double> efficiency; ///< roof time / measured time on the local device, 0..1
   std::optional<double> baseline_efficiency; ///< the baseline's, when gated against one
+  /// The statistical verdict against the baseline's samples (time ratio head / base), when
+  /// both sides had enough samples.
+  std::optional<stats::change_verdict> change;
   std::string device; ///< the local device the verdict is about (empty: none)
 };
 

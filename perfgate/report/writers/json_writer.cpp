@@ -146,6 +146,21 @@ std::string report_to_json(const report& r) {
     if (k.result.baseline_efficiency) {
       jk["verdict"]["baseline_efficiency"] = *k.result.baseline_efficiency;
     }
+    if (const auto& c = k.result.change) {
+      jk["verdict"]["change"] = {
+          {"kind", stats::to_string(c->kind)},
+          {"beyond_allowed", c->beyond_allowed},
+          {"time_ratio",
+           {{"lo", c->ratio.lo}, {"estimate", c->ratio.estimate}, {"hi", c->ratio.hi}}},
+          {"allowed", c->allowed},
+          {"confidence", c->confidence},
+          {"mann_whitney",
+           {{"u", c->test.u},
+            {"p_greater", c->test.p_greater},
+            {"p_less", c->test.p_less},
+            {"exact", c->test.exact}}},
+          {"samples_to_settle", c->samples_to_settle}};
+    }
     if (!k.origin.empty()) {
       jk["origin"] = k.origin;
     }

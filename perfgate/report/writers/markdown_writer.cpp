@@ -54,7 +54,8 @@ std::string baseline_change(const verdict& v) {
   }
   const double change = (*v.efficiency - *v.baseline_efficiency) / *v.baseline_efficiency;
   return fixed(*v.baseline_efficiency, 2) + " → " + fixed(*v.efficiency, 2) + " (" +
-         (change >= 0 ? "+" : "") + fixed(change * 100, 1) + "%)";
+         (change >= 0 ? "+" : "") + fixed(change * 100, 1) + "%" +
+         (v.change ? ", " + std::string(stats::to_string(v.change->kind)) : "") + ")";
 }
 
 std::optional<double> measured_clock(const kernel_report& k) {

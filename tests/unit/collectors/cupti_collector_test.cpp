@@ -178,6 +178,14 @@ TEST(CuptiCollector, RunEnvironmentInjectsTheLibraryAndNamesTheMode) {
   const auto counters =
       cupti_run_environment("counters", "/l.so", "/tmp/c.json", {"a.sum", "b.sum"});
   EXPECT_EQ(counters.back(), (kv{"PERFGATE_CUPTI_METRICS", "a.sum,b.sum"}));
+  // The L2 flush is for the timing run only: the counter run replays kernels anyway.
+  const auto cold = cupti_run_environment("timing", "/l.so", "/tmp/t.json", {}, true);
+  EXPECT_EQ(cold.back(), (kv{"PERFGATE_CUPTI_FLUSH_L2", "1"}));
+  const auto cold_counters =
+      cupti_run_environment("counters", "/l.so", "/tmp/c.json", {"a.sum"}, true);
+  for (const auto& [name, value] : cold_counters) {
+    EXPECT_NE(name, "PERFGATE_CUPTI_FLUSH_L2");
+  }
 }
 
 TEST(CuptiCollector, WithoutAGpuTheCollectorSkips) {

@@ -63,12 +63,16 @@ TEST(Compare, SlowerKernelIsNamedAndFailsFirst) {
   EXPECT_TRUE(c.failed());
   EXPECT_EQ(c.kernels.front().name, "BM_dot"); // failures first
   ASSERT_EQ(c.kernels.front().failures.size(), 1U);
-  EXPECT_NE(c.kernels.front().failures[0].find("efficiency on local-cpu dropped 33.3%"),
+  EXPECT_NE(c.kernels.front().failures[0].find(
+                "efficiency dropped 33.33% vs the base on local-cpu (0.89 -> 0.59), more than "
+                "MAX_EFFICIENCY_DROP 10.0% (a point comparison: 0 vs 0 samples"),
             std::string::npos)
       << c.kernels.front().failures[0];
   EXPECT_FALSE(c.kernels.back().failed());
   const auto md = perfgate::comparison_to_markdown(c);
-  EXPECT_NE(md.find("❌ `BM_dot`: efficiency on local-cpu dropped"), std::string::npos) << md;
+  EXPECT_NE(md.find("❌ `BM_dot`: efficiency dropped 33.33% vs the base on local-cpu"),
+            std::string::npos)
+      << md;
   const auto j = nlohmann::json::parse(perfgate::comparison_to_json(c));
   EXPECT_TRUE(j["failed"].get<bool>());
 }

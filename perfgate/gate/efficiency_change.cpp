@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "gate/efficiency_change.hpp"
+
+#include "util/number_format.hpp"
+
+#include <cmath>
+
+namespace perfgate::detail {
+
+namespace {
+
+std::string percent_change(double base, double head) {
+  const double v = (head - base) / base;
+  return (v >= 0 ? "+" : "") + fixed(v * 100, 1) + "%";
+}
+
+bool differs(double base, double head) {
+  return base > 0 ? std::fabs(head - base) / base > 0.01 : head > 0;
+}
+
+stats::runs inverted(const stats::runs& efficiencies) {
+  stats::runs out;
+  for (const auto& run : efficiencies) {
+    auto& v = out.emplace_back();
+    if (run.empty()) {
+      out.pop_back();
+      continue;
+    }
+    for (double e : run) {
+      v.push_back(1 / e); // time over roof time: larger is slower, like the times themselves
+    }
+  }
+  return out;
+}
+
+std::string p_value(double p) { return p < 1e-4 ? "< 0.0001" : fixed(p, 4); }
+
+} // namespace
+
+std::size_t efficiency_sides::samples() const {
+  std::size_t n = 0;
+  for (const auto& run : runs) {
+    n += run.size();
+  }
+  return n;
+}
+
+std::vector<double> efficiency_samples(const kernel_report& k, double efficiency) {
+  std::vector<double> out;
+  if (!k.measured || k.invocations == 0) {
+    return out;
+  }
+  // The efficiency is the roof time over time_s; time_s / invocations is what one sample
+  // would measure at that efficiency (a profiler's mean launch, a benchmark's median).
+  const double typical = k.measured->time_s / static_cast<double>(k.invocations);
+  for (double s : k.measured->stats.samples_s) {
+    if (s > 0) {
+      out.push_back(efficiency * typical / s);
+    }
+  }
+  return out;
+}
+
+bool work_changed(const work_numbers& base, const work_numbers& head) {
+  return differs(base.W_comp, head.W_comp) || differs(base.W_traf, head.W_traf);
+}
+
+std::string work_change_text(const work_numbers& base, const work_numbers& head) {
+  if (!work_changed(base, head)) {
+    return "same work (W_comp and W_traf within 1%)";
+  }
+  std::string s;
+  auto add = [&](const char* what, double b, double h, const char* unit) {
+    if (!differs(b, h)) {
+      return;
+    }
+    s += (s.empty() ? "" : ", ") + std::string(what) + " " +
+         (b > 0 ? percent_change(b, h) + " " : std::string()) + "(" + si_count(b) + unit + " -> " +
+         si_count(h) + unit + ")";
+  };
+  add("W_comp", base.W_comp, head.W_comp, "op");
+  add("W_traf", base.W_traf, head.W_traf, "B");
+  return s;
+}
+
+efficiency_judgement judge_efficiency(const efficiency_sides& base, const efficiency_sides& head,
+                                      double max_drop, double confidence, const std::string& on,
+                                      const std::string& against) {
+  efficiency_judgement out;
+  const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
+  const std::string effs = fixed(base.efficiency, 2) + " -> " + fixed(head.efficiency, 2);
+  const std::string work =
+      base.work && head.work ? "; " + work_change_text(*base.work, *head.work) : std::string();
+  if (base.samples() < min_change_samples || head.samples() < min_change_samples) {
+    const double drop = (base.efficiency - head.efficiency) / base.efficiency;
+    const std::string counts =
+        std::to_string(base.samples()) + " vs " + std::to_string(head.samples()) + " samples";
+    if (drop > max_drop) {
+      out.failures.push_back(
+          "efficiency dropped " + fixed(drop * 100, 2) + "% vs " + against + on + " (" + effs +
+          "), more than " + drop_text + " (a point comparison: " + counts + ", at least " +
+          std::to_string(min_change_samples) + " a side give a statistical verdict)" + work);
+    } else {
+      out.notes.push_back("efficiency " + effs + " vs " + against + on +
+                          " (a point comparison: " + counts + ")" + work);
+    }
+    return out;
+  }
+  const double allowed = 1 / (1 - max_drop);
+  const stats::change_verdict v =
+      stats::judge_change(inverted(base.runs), inverted(head.runs), allowed, confidence);
+  out.change = v;
+  const auto& r = v.ratio;
+  const std::string numbers =
+      "efficiency " + effs + " vs " + against + on + ": time ratio " + fixed(r.estimate, 3) +
+      "x, " + fixed(confidence * 100, 0) + "% interval " + fixed(r.lo, 3) + "x .. " +
+      fixed(r.hi, 3) + "x, Mann-Whitney p " + p_value(v.test.p_two_sided()) + " (" +
+      std::to_string(base.samples()) + " vs " + std::to_string(head.samples()) + " samples" +
+      (base.runs.size() > 1 ? ", the baseline's from " + std::to_string(base.runs.size()) + " runs"
+                            : std::string()) +
+      ")";
+  const std::string allowance = fixed(allowed, 3) + "x that " + drop_text + " allows";
+  switch (v.kind) {
+  case stats::change::slower:
+    if (v.beyond_allowed) {
+      out.failures.push_back("SLOWER: " + numbers + "; the whole interval lies above the " +
+                             allowance + work);
+    } else {
+      out.notes.push_back("SLOWER, within " + drop_text + ": " + numbers + work);
+    }
+    break;
+  case stats::change::faster: out.notes.push_back("FASTER: " + numbers + work); break;
+  case stats::change::same: out.notes.push_back("SAME: " + numbers + work); break;
+  case stats::change::ambiguous:
+    out.warnings.push_back(
+        "AMBIGUOUS: " + numbers + "; the interval reaches past the " + allowance +
+        " without lying beyond it" + work + "; " +
+        (v.samples_to_settle > 0
+             ? "about " + std::to_string(v.samples_to_settle) +
+                   " samples a side (REPETITIONS, or TARGET_CI for adaptive repetitions) or a "
+                   "quieter runner would settle it"
+         : base.runs.size() > 1
+             ? "the baseline's runs differ by more than the change: more baseline runs "
+               "(perfgate baseline accept RUN.json...) or a quieter runner would settle it"
+             : "the slowdown sits at the allowance itself: no number of samples settles it"));
+    break;
+  }
+  return out;
+}
+
+} // namespace perfgate::detail

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// One kernel's efficiency against an earlier run's (the gate's baseline, compare's base report):
+// with samples on both sides, a statistical verdict (stats::judge_change) that fails only a
+// slowdown past the allowance with confidence; with fewer, the medians' point comparison. And
+// what changed in the work itself, which explains a timing change or stands alone when timing
+// is too noisy to judge (counters are deterministic).
+#pragma once
+
+#include <perfgate/report.hpp>
+#include <perfgate/statistics.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate::detail {
+
+/// Below this many samples per side the verdict is the point comparison (a bootstrap of 4
+/// values has 35 distinct resamples: no interval to trust).
+inline constexpr std::size_t min_change_samples = 5;
+
+/// Per-sample efficiencies of a kernel whose measured efficiency is `efficiency`: the roof time
+/// of one invocation over each sample's time (a profiler's launches, a benchmark's repetitions).
+/// Empty without samples.
+[[nodiscard]] std::vector<double> efficiency_samples(const kernel_report& k, double efficiency);
+
+/// The work numbers a change is explained with.
+struct work_numbers {
+  double W_comp = 0;
+  double W_traf = 0;
+};
+
+struct efficiency_judgement {
+  std::optional<stats::change_verdict> change; ///< when both sides had enough samples
+  std::vector<std::string> failures, warnings, notes;
+};
+
+struct efficiency_sides {
+  double efficiency = 0;
+  stats::runs runs; ///< per-sample efficiencies by run (may be empty)
+  std::optional<work_numbers> work;
+  [[nodiscard]] std::size_t samples() const;
+};
+
+/// Judges `head` against `base` on one device (`on`: " on h100-sxm"), `against`: what the base
+/// is ("the baseline perf/baseline.json"). A drop beyond `max_drop` with confidence fails; a
+/// drop the samples cannot place on either side of it warns, saying what would settle it.
+[[nodiscard]] efficiency_judgement judge_efficiency(const efficiency_sides& base,
+                                                    const efficiency_sides& head, double max_drop,
+                                                    double confidence, const std::string& on,
+                                                    const std::string& against);
+
+/// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
+/// changed in the work between two runs of a kernel.
+[[nodiscard]] std::string work_change_text(const work_numbers& base, const work_numbers& head);
+
+/// Whether W_comp or W_traf changed by more than 1% (the counters' run-to-run spread).
+[[nodiscard]] bool work_changed(const work_numbers& base, const work_numbers& head);
+
+} // namespace perfgate::detail
