@@ -89,13 +89,24 @@ std::vector<std::string> clock_differences(const baseline_kernel& b, const kerne
 }
 } // namespace
 
-const baseline_kernel* baseline::find(std::string_view kernel) const {
+const baseline_kernel* baseline::find(std::string_view kernel,
+                                      std::string_view local_device) const {
   for (const auto& k : kernels) {
-    if (k.name == kernel) {
+    if (k.name == kernel && (k.local_device == local_device || k.local_device.empty())) {
       return &k;
     }
   }
   return nullptr;
+}
+
+std::vector<std::string> baseline::devices_of(std::string_view kernel) const {
+  std::vector<std::string> devices;
+  for (const auto& k : kernels) {
+    if (k.name == kernel) {
+      devices.push_back(k.local_device);
+    }
+  }
+  return devices;
 }
 
 baseline baseline_from_report(const report& r, std::string source) {
@@ -135,35 +146,35 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
   if (runs.empty()) {
     throw usage_error("baseline accept needs at least one report");
   }
-  baseline b = baseline_from_report(runs.front(), source);
-  for (auto& k : b.kernels) {
-    std::vector<double> efficiencies;
-    if (k.efficiency) {
-      efficiencies.push_back(*k.efficiency);
+  baseline b;
+  b.source = std::move(source);
+  std::vector<std::vector<double>> efficiencies; // per entry of b.kernels, one per run
+  for (const auto& r : runs) {
+    for (auto& k : baseline_from_report(r, b.source).kernels) {
+      const auto same = std::find_if(b.kernels.begin(), b.kernels.end(), [&](const auto& e) {
+        return e.name == k.name && e.local_device == k.local_device;
+      });
+      if (same == b.kernels.end()) {
+        efficiencies.push_back(k.efficiency ? std::vector{*k.efficiency} : std::vector<double>{});
+        b.kernels.push_back(std::move(k));
+        continue;
+      }
+      if (same->against_roof != k.against_roof) {
+        throw usage_error("baseline accept: kernel '" + k.name + "' on " + k.local_device +
+                          " comes from reports of both format versions 1 and 2, whose "
+                          "efficiencies do not compare: accept version 2 reports only");
+      }
+      auto& mine = efficiencies[static_cast<std::size_t>(same - b.kernels.begin())];
+      if (k.efficiency) {
+        mine.push_back(*k.efficiency);
+      }
+      same->efficiency_runs.insert(same->efficiency_runs.end(), k.efficiency_runs.begin(),
+                                   k.efficiency_runs.end());
     }
-    for (std::size_t i = 1; i < runs.size(); ++i) {
-      const baseline more = baseline_from_report(runs[i], source);
-      const baseline_kernel* other = more.find(k.name);
-      if (other == nullptr) {
-        continue; // not in every run: its other runs still count
-      }
-      if (other->local_device != k.local_device ||
-          other->efficiency.has_value() != k.efficiency.has_value()) {
-        throw usage_error("baseline accept: kernel '" + k.name + "' is judged on " +
-                          (k.local_device.empty() ? "no device" : k.local_device) +
-                          " in the first report but on " +
-                          (other->local_device.empty() ? "no device" : other->local_device) +
-                          " in report " + std::to_string(i + 1) +
-                          ": a baseline's runs must come from one runner class");
-      }
-      if (other->efficiency) {
-        efficiencies.push_back(*other->efficiency);
-      }
-      k.efficiency_runs.insert(k.efficiency_runs.end(), other->efficiency_runs.begin(),
-                               other->efficiency_runs.end());
-    }
-    if (!efficiencies.empty()) {
-      k.efficiency = stats::median(efficiencies);
+  }
+  for (std::size_t i = 0; i < b.kernels.size(); ++i) {
+    if (!efficiencies[i].empty()) {
+      b.kernels[i].efficiency = stats::median(efficiencies[i]);
     }
   }
   return b;
@@ -360,9 +371,13 @@ void apply_gate(report& r, const gate_policy& policy) {
     }
 
     if (policy.base) {
-      const baseline_kernel* b = policy.base->find(k.name);
+      const baseline_kernel* b = policy.base->find(k.name, local);
       if (b == nullptr) {
-        warnings.push_back("not in the baseline " + policy.base->source);
+        const auto elsewhere = policy.base->devices_of(k.name);
+        warnings.push_back("not in the baseline " + policy.base->source +
+                           (elsewhere.empty() ? std::string()
+                                              : " for " + local + " (it holds this kernel on " +
+                                                    detail::join(elsewhere, ", ") + ")"));
       } else {
         for (const auto& q : k.predictions) {
           const auto it = b->bounds.find(q.device);

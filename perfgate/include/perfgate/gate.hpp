@@ -42,18 +42,26 @@ struct baseline_kernel {
   std::vector<std::string> clock_limits;
 };
 
+/// Kernels keyed by name and local device: one baseline may hold the same kernel measured on
+/// several GPUs and CPUs (runners of different kinds), each judged against its own.
 struct baseline {
-  std::string source; ///< the report it was accepted from
+  std::string source; ///< the report(s) it was accepted from
   std::vector<baseline_kernel> kernels;
-  [[nodiscard]] const baseline_kernel* find(std::string_view kernel) const;
+  /// The kernel as measured on `local_device`; an entry without a local device (written before
+  /// devices were recorded) stands for any. Null when there is none.
+  [[nodiscard]] const baseline_kernel* find(std::string_view kernel,
+                                            std::string_view local_device) const;
+  /// The local devices the baseline holds `kernel` on, in file order.
+  [[nodiscard]] std::vector<std::string> devices_of(std::string_view kernel) const;
 };
 
 /// The baseline of a report (`perfgate baseline accept`).
 [[nodiscard]] baseline baseline_from_report(const report& r, std::string source);
-/// The baseline of several runs of the same tests (`perfgate baseline accept A.json B.json`):
-/// each kernel keeps every run's samples as a run of its own, its efficiency is the median of
-/// the runs', its classes and work are the first run's. A kernel must be judged in every run
-/// it appears in with the same local device; else usage_error naming it.
+/// The baseline of several reports (`perfgate baseline accept A.json B.json ...`): runs of the
+/// same tests, and the same tests on other runners. Per kernel and local device, every run's
+/// samples are kept as a run of their own, the efficiency is the median of the runs', the
+/// classes and work are the first run's. Throws usage_error for no report, or for reports of
+/// both format versions for one kernel and device (their efficiencies do not compare).
 [[nodiscard]] baseline baseline_from_reports(const std::vector<report>& runs, std::string source);
 [[nodiscard]] std::string baseline_to_json(const baseline& b);
 /// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.

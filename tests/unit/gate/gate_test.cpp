@@ -296,16 +296,58 @@ TEST(Gate, ABaselineOfSeveralRunsAllowsTheirSpread) {
   perfgate::apply_gate(much_slower, policy);
   EXPECT_EQ(much_slower.kernels[0].result.status, perfgate::verdict_status::fail)
       << reasons(much_slower);
+}
 
-  // Runs judged on different devices are no baseline.
-  auto elsewhere = sampled_kernel(1e9, around(62.5e-3));
-  elsewhere.devices.front().id = "other-cpu";
-  for (auto& p : elsewhere.kernels[0].predictions) {
-    p.device = "other-cpu";
-  }
-  perfgate::apply_gate(elsewhere, {});
-  EXPECT_THROW((void)perfgate::baseline_from_reports({runs.front(), elsewhere}, "mixed"),
-               perfgate::usage_error);
+namespace {
+// The sampled kernel measured on a CPU called `id` whose roof is `slower` times lower.
+perfgate::report on_device(const std::string& id, double slower, double time_s) {
+  perfgate::profile p;
+  p.source_file = "bench";
+  perfgate::kernel_profile k;
+  k.name = "BM_kernel";
+  k.work = perfgate::declared_work{0, 1e8, 0, 1e9};
+  k.duration = perfgate::duration_stats::from_samples(around(time_s));
+  k.time_s = k.duration->median_s;
+  p.kernels.push_back(k);
+  auto d = cpu();
+  d.id = id;
+  d.peaks.dram_gbs /= slower;
+  auto r = perfgate::predict_report(p, {d});
+  perfgate::apply_gate(r, {});
+  return r;
+}
+} // namespace
+
+TEST(Gate, OneBaselineHoldsEachDevicesOwnRuns) {
+  // Two runners: a fast CPU (roof 50 ms) and one with half its bandwidth (roof 100 ms), two runs
+  // each; a kernel is judged against its own device's entry only.
+  const auto b = perfgate::baseline_from_reports(
+      {on_device("fast-cpu", 1, 62.5e-3), on_device("slow-cpu", 2, 125e-3),
+       on_device("fast-cpu", 1, 63e-3), on_device("slow-cpu", 2, 126e-3)},
+      "runners");
+  ASSERT_EQ(b.kernels.size(), 2U);
+  EXPECT_EQ(b.devices_of("BM_kernel"), (std::vector<std::string>{"fast-cpu", "slow-cpu"}));
+  EXPECT_EQ(b.find("BM_kernel", "slow-cpu")->efficiency_runs.size(), 2U);
+  EXPECT_EQ(b.find("BM_kernel", "other"), nullptr);
+  const auto back = perfgate::baseline_from_json(perfgate::baseline_to_json(b), "b.json");
+  ASSERT_EQ(back.kernels.size(), 2U);
+  EXPECT_EQ(back.kernels[1].local_device, "slow-cpu");
+
+  perfgate::gate_policy policy;
+  policy.base = back;
+  auto slow_ok = on_device("slow-cpu", 2, 125.5e-3); // 0.80 like its own runs: SAME
+  perfgate::apply_gate(slow_ok, policy);
+  EXPECT_EQ(slow_ok.kernels[0].result.status, perfgate::verdict_status::pass) << reasons(slow_ok);
+  EXPECT_NE(reasons(slow_ok).find("(20 vs 10 samples, the baseline's from 2 runs)"),
+            std::string::npos)
+      << reasons(slow_ok);
+  auto new_runner = on_device("new-cpu", 1, 62.5e-3);
+  perfgate::apply_gate(new_runner, policy);
+  EXPECT_NE(reasons(new_runner)
+                .find("not in the baseline runners for new-cpu (it holds this "
+                      "kernel on fast-cpu, slow-cpu)"),
+            std::string::npos)
+      << reasons(new_runner);
 }
 
 TEST(Gate, SamplesWorkAndTheChangeSurviveJson) {
