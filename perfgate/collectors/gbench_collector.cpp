@@ -186,8 +186,11 @@ void add_repetitions(profile& into, const profile& round) {
     it->duration = duration_stats::from_samples(std::move(samples));
     it->time_s = it->duration->median_s;
   }
-  into.tool_errors.insert(into.tool_errors.end(), round.tool_errors.begin(),
-                          round.tool_errors.end());
+  for (const auto& e : round.tool_errors) { // a benchmark failing every round: said once
+    if (std::find(into.tool_errors.begin(), into.tool_errors.end(), e) == into.tool_errors.end()) {
+      into.tool_errors.push_back(e);
+    }
+  }
 }
 
 profile collect_gbench(const collect_request& request) {
@@ -201,18 +204,26 @@ profile collect_gbench(const collect_request& request) {
   double last_round_s = std::chrono::duration<double>(clock::now() - begin).count();
   for (int round = 2;; ++round) {
     std::vector<std::string> open;
-    std::string widths;
+    std::string widest;
+    double widest_w = 0;
     for (const auto& k : p.kernels) {
       const double w = k.duration ? median_half_width(k.duration->samples_s) : 0;
-      widths += (widths.empty() ? "" : ", ") + k.name + " +-" + percent(w);
       if (w > *request.target_ci && k.duration->samples < 1000) {
         open.push_back(k.name);
       }
+      if (w >= widest_w) {
+        widest_w = w;
+        widest = k.name;
+      }
     }
+    // One line per round, however many benchmarks: how many are settled, and the widest.
     const double spent = std::chrono::duration<double>(clock::now() - begin).count();
-    std::cerr << "perfgate: gbench round " << round - 1 << ", median 95% interval: " << widths
-              << " (target +-" << percent(*request.target_ci) << ", " << static_cast<int>(spent)
-              << " s of " << static_cast<int>(request.time_budget_s) << " s)\n";
+    std::cerr << "perfgate: gbench round " << round - 1 << ": " << p.kernels.size() - open.size()
+              << " of " << p.kernels.size()
+              << " benchmark(s) with the median's 95% interval within +-"
+              << percent(*request.target_ci) << "; widest " << widest << " +-" << percent(widest_w)
+              << " (" << static_cast<int>(spent) << " s of "
+              << static_cast<int>(request.time_budget_s) << " s)\n";
     if (open.empty()) {
       break;
     }
