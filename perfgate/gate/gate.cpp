@@ -266,10 +266,9 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
 namespace {
 
 // The boat hull band of the policy's class on the local device, against the time per invocation.
-void hull_verdict(const hull_policy& h, double max_efficiency, const device& local, bool one_core,
-                  double per_invocation, std::vector<std::string>& failures,
-                  std::vector<std::string>& notes) {
-  const hull::species s = hull::parse_species(h.species);
+void hull_verdict(const hull_policy& h, const hull::species& s, double max_efficiency,
+                  const device& local, bool one_core, double per_invocation,
+                  std::vector<std::string>& failures, std::vector<std::string>& notes) {
   const hull::device_rates rates = hull::rates_of(local, one_core);
   const auto k = hull::classify(s, rates.cpu ? hull::target::cpu : hull::target::gpu);
   hull::assumptions a = h.assumed;
@@ -306,6 +305,9 @@ void apply_gate(report& r, const gate_policy& policy) {
   }
   const std::string local = r.devices.front().id;
   r.local_device = local;
+  // Parsed once: the class is the policy's, the same for every kernel.
+  const std::optional<hull::species> hull_species =
+      policy.hull ? std::optional(hull::parse_species(policy.hull->species)) : std::nullopt;
   for (auto& k : r.kernels) {
     if (!k.skip_reason.empty()) {
       continue; // its skip verdict already says why it cannot be judged
@@ -435,8 +437,9 @@ void apply_gate(report& r, const gate_policy& policy) {
     }
 
     if (policy.hull && k.measured && k.measured->time_s > 0) {
-      hull_verdict(*policy.hull, policy.max_efficiency, r.devices.front(), p.one_core,
-                   k.measured->time_s / static_cast<double>(k.invocations), failures, notes);
+      hull_verdict(*policy.hull, *hull_species, policy.max_efficiency, r.devices.front(),
+                   p.one_core, k.measured->time_s / static_cast<double>(k.invocations), failures,
+                   notes);
     }
 
     for (auto& note : clock_notes(k, p, r.devices.front())) {

@@ -5,6 +5,7 @@
 #include <perfgate/version.hpp>
 
 #include "util/json_fields.hpp"
+#include "util/number_format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -556,11 +557,7 @@ device_rates rates_of(const device& d, bool one_core) {
 
 namespace {
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string num(double v) { return detail::significant(v, 6); }
 
 double need(const std::optional<double>& rate, const device_rates& r, std::string_view key,
             const std::string& why) {

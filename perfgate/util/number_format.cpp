@@ -34,6 +34,12 @@ std::string duration(double seconds) {
   return fixed(seconds * 1e9, 1) + " ns";
 }
 
+std::string significant(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 std::string si_count(double v) {
   const char* suffix[] = {"", " k", " M", " G", " T", " P"};
   int i = 0;

@@ -14,6 +14,8 @@ namespace perfgate::detail {
 [[nodiscard]] std::string fixed_or_dash(std::optional<double> v, int digits);
 /// A duration with a unit chosen for its size ("34.803 ms", "12.5 us", "1.204 s").
 [[nodiscard]] std::string duration(double seconds);
+/// `digits` significant digits, printf's %g ("1.5e+06", "0.25", "3").
+[[nodiscard]] std::string significant(double v, int digits);
 /// A large count with an SI suffix ("1.007 G", "42.26 M").
 [[nodiscard]] std::string si_count(double v);
 } // namespace perfgate::detail

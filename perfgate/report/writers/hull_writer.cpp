@@ -17,11 +17,7 @@ namespace {
 
 using nlohmann::ordered_json;
 
-std::string g(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string g(double v) { return detail::significant(v, 4); }
 
 std::string range(band b) {
   return b.lo == b.hi ? detail::duration(b.lo)
