@@ -3,6 +3,7 @@
 
 #include "util/number_format.hpp"
 
+#include <cctype>
 #include <cmath>
 
 namespace perfgate::detail {
@@ -12,6 +13,12 @@ namespace {
 std::string percent_change(double base, double head) {
   const double v = (head - base) / base;
   return (v >= 0 ? "+" : "") + fixed(v * 100, 1) + "%";
+}
+
+// "3.100 GB", "0 op": an SI count with its unit.
+std::string amount(double v, const char* unit) {
+  const std::string count = si_count(v);
+  return count + (std::isdigit(static_cast<unsigned char>(count.back())) ? " " : "") + unit;
 }
 
 bool differs(double base, double head) {
@@ -75,8 +82,8 @@ std::string work_change_text(const work_numbers& base, const work_numbers& head)
       return;
     }
     s += (s.empty() ? "" : ", ") + std::string(what) + " " +
-         (b > 0 ? percent_change(b, h) + " " : std::string()) + "(" + si_count(b) + unit + " -> " +
-         si_count(h) + unit + ")";
+         (b > 0 ? percent_change(b, h) + " " : std::string()) + "(" + amount(b, unit) + " -> " +
+         amount(h, unit) + ")";
   };
   add("W_comp", base.W_comp, head.W_comp, "op");
   add("W_traf", base.W_traf, head.W_traf, "B");
