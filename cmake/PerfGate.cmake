@@ -36,7 +36,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [KERNELS <regex>]
                         [MIN_EFFICIENCY <0..1>]
                         [MAX_EFFICIENCY <x>]
-                        [EXPECT_BOUND memory|compute]
+                        [EXPECT_BOUND memory|compute|latency]
                         [BASELINE <report.json>]
                         [MAX_EFFICIENCY_DROP <0..1>]
                         [CONFIDENCE <0.5..0.9999>]
@@ -98,9 +98,12 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     Fail when the kernel beats its bound by more than this ratio: the peaks or the declared
     work are wrong. Default ``1.10``.
 
-  ``EXPECT_BOUND memory|compute``
+  ``EXPECT_BOUND memory|compute|latency``
     Fail when the kernel's class on the local device differs. Within 10% of the ridge point
-    the difference is a warning.
+    the difference is a warning. ``latency``: until the pipeline model has the kernel's
+    instruction graph and the device's latencies (docs/pipeline.md), a kernel under 10 us per
+    invocation (latency-bound by duration) meets it and any other warns that the class is
+    unavailable; it never fails on a guess.
 
   ``BASELINE <report.json>``
     A report (or ``perfgate baseline accept`` output) to compare with: a class flip on any
@@ -352,8 +355,9 @@ function(add_perf_prediction target)
   if(arg_PROFILE AND NOT collector STREQUAL "profile")
     _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
   endif()
-  if(DEFINED arg_EXPECT_BOUND AND NOT arg_EXPECT_BOUND MATCHES "^(memory|compute)$")
-    _perfgate_fail(${name} "EXPECT_BOUND must be memory or compute, got \"${arg_EXPECT_BOUND}\"")
+  if(DEFINED arg_EXPECT_BOUND AND NOT arg_EXPECT_BOUND MATCHES "^(memory|compute|latency)$")
+    _perfgate_fail(${name} "EXPECT_BOUND must be memory, compute or latency, got "
+                   "\"${arg_EXPECT_BOUND}\"")
   endif()
   if(DEFINED arg_MIN_EFFICIENCY)
     _perfgate_check_number(${name} MIN_EFFICIENCY "${arg_MIN_EFFICIENCY}" 0 1)

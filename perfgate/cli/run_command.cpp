@@ -162,8 +162,8 @@ int check_gated_kernels_present(const profile& p, const std::string& regex) {
 }
 
 std::optional<bound_class> parse_bound(const std::string& s) {
-  if (s.empty()) {
-    return std::nullopt;
+  if (s.empty() || s == "latency") {
+    return std::nullopt; // latency is the gate's class, not the roof's: expect_latency
   }
   return s == "memory" ? bound_class::memory : bound_class::compute;
 }
@@ -230,8 +230,10 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--expect-bound", o->expect_bound,
-                  "Fail when the class on the local device differs (memory or compute)")
-      ->check(CLI::IsMember({"memory", "compute"}));
+                  "Fail when the class on the local device differs (memory or compute); "
+                  "latency: met by a kernel latency-bound by duration, else a warning (the "
+                  "pipeline model's class needs the kernel's instruction graph)")
+      ->check(CLI::IsMember({"memory", "compute", "latency"}));
   cmd->add_option("--baseline", o->baseline_file,
                   "Fail on a class flip or an efficiency drop against this baseline or report");
   cmd->add_option("--max-efficiency-drop", o->max_efficiency_drop,
@@ -295,6 +297,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     policy.min_efficiency = o->min_efficiency;
     policy.max_efficiency = o->max_efficiency;
     policy.expect_bound = parse_bound(o->expect_bound);
+    policy.expect_latency = o->expect_bound == "latency";
     policy.max_efficiency_drop = o->max_efficiency_drop;
     policy.confidence = o->confidence;
     if (!o->hull_species.empty() || o->hull_f) {

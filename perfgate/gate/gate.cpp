@@ -361,6 +361,27 @@ void apply_gate(report& r, const gate_policy& policy) {
       notes.push_back("no measured time: prediction only");
     }
 
+    if (policy.expect_latency && k.measured && k.measured->time_s > 0) {
+      const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
+      const std::string duration = detail::duration(per_invocation) + " per invocation";
+      if (per_invocation < policy.latency_floor_s) {
+        notes.push_back("latency-bound as expected" + on + ", by duration: " + duration +
+                        ", under the " + detail::duration(policy.latency_floor_s) +
+                        " threshold (the pipeline model's class is unavailable: no instruction "
+                        "graph and latencies for this kernel)");
+      } else {
+        warnings.push_back("expected latency-bound" + on +
+                           ": the pipeline model's class is "
+                           "unavailable (no instruction graph and latencies for this kernel), "
+                           "and at " +
+                           duration + " it is not latency-bound by duration (under " +
+                           detail::duration(policy.latency_floor_s) + "); the roof says " +
+                           describe_class(k.params, p));
+      }
+    } else if (policy.expect_latency) {
+      warnings.push_back("expected latency-bound" + on +
+                         ": no measured time, and the pipeline model's class is unavailable");
+    }
     if (policy.expect_bound && gated_bound(p) != *policy.expect_bound) {
       const std::string what = "expected " + std::string(to_string(*policy.expect_bound)) +
                                "-bound" + on + ", found " + describe_class(k.params, p);

@@ -23,7 +23,10 @@ message(STATUS "ok: synopsis and parser agree on ${documented}")
 set(cases
   "BOGUS 1|unknown keyword or stray value: BOGUS"
   "KERNELS|keyword without a value: KERNELS"
-  "EXPECT_BOUND latency|EXPECT_BOUND must be memory or compute, got \"latency\""
+  "EXPECT_BOUND io|EXPECT_BOUND must be memory, compute or latency, got \"io\""
+  "TIME_BUDGET 30|TIME_BUDGET needs TARGET_CI"
+  "REPETITIONS 0|REPETITIONS expects a whole number from 1 to 1000, got \"0\""
+  "CONFIDENCE 0.3|CONFIDENCE must be at least 0.5, got 0.3"
   "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"
   "MIN_EFFICIENCY fast|MIN_EFFICIENCY expects a number, got \"fast\""
   "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, profile"

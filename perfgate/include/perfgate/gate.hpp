@@ -84,6 +84,11 @@ struct gate_policy {
   std::optional<double> min_efficiency;    ///< fail below (roof time / measured time)
   double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
   std::optional<bound_class> expect_bound; ///< on the local device
+  /// EXPECT_BOUND latency: the kernel must be latency-bound. Until the pipeline model has the
+  /// kernel's instruction graph and the device's latencies, that class is unavailable: a kernel
+  /// latency-bound by duration (under latency_floor_s per invocation) meets it, any other
+  /// warns that the gate cannot tell, never fails on a guess.
+  bool expect_latency = false;
   std::optional<baseline> base;
   double max_efficiency_drop = 0.10; ///< relative drop vs the baseline's efficiency
   /// Of the statistical verdict against the baseline (docs/statistics.md): a drop beyond

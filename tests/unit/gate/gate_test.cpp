@@ -89,6 +89,30 @@ TEST(Gate, ShortKernelsOnlyWarn) {
   EXPECT_NE(reasons(r).find("latency-bound by duration"), std::string::npos) << reasons(r);
 }
 
+TEST(Gate, ExpectedLatencyIsMetByDurationAndElseUnavailableNeverFailed) {
+  perfgate::gate_policy policy;
+  policy.expect_latency = true;
+  auto short_kernel = one_kernel(1e4, 1e5, 8e-6); // 8 us per invocation
+  perfgate::apply_gate(short_kernel, policy);
+  EXPECT_EQ(short_kernel.kernels[0].result.status, perfgate::verdict_status::pass);
+  EXPECT_NE(reasons(short_kernel)
+                .find("latency-bound as expected on local-cpu, by duration: 8.000 us per "
+                      "invocation, under the 10.000 us threshold (the pipeline model's class is "
+                      "unavailable"),
+            std::string::npos)
+      << reasons(short_kernel);
+  auto long_kernel = one_kernel(1e8, 1e9, 62.5e-3); // a streaming kernel: no guess either way
+  perfgate::apply_gate(long_kernel, policy);
+  EXPECT_EQ(long_kernel.kernels[0].result.status, perfgate::verdict_status::warn);
+  EXPECT_NE(reasons(long_kernel)
+                .find("expected latency-bound on local-cpu: the pipeline model's class is "
+                      "unavailable (no instruction graph and latencies for this kernel), and at "
+                      "62.500 ms per invocation it is not latency-bound by duration (under "
+                      "10.000 us); the roof says memory-bound"),
+            std::string::npos)
+      << reasons(long_kernel);
+}
+
 TEST(Gate, BeatingTheBoundFails) {
   auto r = one_kernel(1e8, 1e9, 40e-3); // efficiency 1.25
   perfgate::apply_gate(r, {});
