@@ -8,15 +8,8 @@
 # usage: check_gather_isa.sh cuda MICROBENCH_EXE
 #        check_gather_isa.sh hip  HIP_COMPILER SOURCE_DIR "HIP_FLAGS"
 set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# count INSTRUCTION_REGEX KERNEL_MARKER < listing: the instructions inside one kernel's listing.
-count_in() {
-  awk -v kernel="$2" -v re="$1" '
-    /Function :|^_Z[_a-zA-Z0-9.]*:/ { inside = index($0, kernel) > 0 } # a kernel starts
-    inside && $0 ~ re { n++ }
-    END { print n + 0 }'
-}
+# shellcheck source=isa_listing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
 
 # at_least LISTING ARCH KERNEL REGEX N
 at_least() {
@@ -34,22 +27,13 @@ none() {
 
 case "$1" in
 cuda)
-  exe="$(realpath "$2")"
-  # cuobjdump: the CUDA toolkit's, else the PyPI wheel's (nvidia-cuda-cuobjdump): no GPU needed.
-  wheels="$(python3 -c 'import glob, os, nvidia; print(":".join(d for p in nvidia.__path__ for d in glob.glob(os.path.join(p, "*", "bin"))))' 2>/dev/null || true)"
-  export PATH="${wheels:+$wheels:}/usr/local/cuda/bin:$PATH"
-  if ! command -v cuobjdump >/dev/null; then
-    echo "skipped: no cuobjdump (CUDA toolkit bin/, or pip install nvidia-cuda-cuobjdump)"
-    exit 77
-  fi
-  work="$(mktemp -d)"
-  trap 'rm -rf "$work"' EXIT
-  (cd "$work" && cuobjdump -xelf all "$exe" >/dev/null)
+  cuda_tools cuobjdump
+  extract_cubins "$2"
   checked=0
   for cubin in "$work"/*.cubin; do
     grep -aq "13gather_kernel" "$cubin" || continue # the symbol table names it: no disassembly
     sass="$(cuobjdump -sass "$cubin")"
-    arch="$(grep -oE 'sm_[0-9]+' <<<"$(basename "$cubin")" | head -1)"
+    arch="$(cubin_arch "$cubin")"
     for kernel in 13gather_kernel 14scatter_kernel; do
       # 32-bit accesses only: LDG.E / LDG.E.CONSTANT, STG.E (no .64 / .128 widening).
       at_least "$sass" "$arch" $kernel 'LDG\.E(\.CONSTANT)? ' 8
@@ -58,15 +42,14 @@ cuda)
     done
     checked=$((checked + 1))
   done
-  [ $checked -ge 1 ] || fail "no cubin of $exe holds the gather/scatter kernels"
+  [ $checked -ge 1 ] || fail "no cubin of $2 holds the gather/scatter kernels"
   echo "gather/scatter SASS checked for $checked architectures"
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
   for arch in gfx90a gfx940 gfx1030; do
-    # shellcheck disable=SC2086 # the flags are a list
-    asm="$("$compiler" $flags -x hip -std=c++17 -O3 -S --cuda-device-only --offload-arch=$arch \
-           -I "$src/microbench/gpu" "$src/microbench/gpu/gpu_uncoalesced.cu" -o -)"
+    asm="$(hip_asm "$compiler" "$flags" $arch "$src/microbench/gpu/gpu_uncoalesced.cu" \
+           "$src/microbench/gpu")"
     for kernel in 13gather_kernel 14scatter_kernel; do
       at_least "$asm" $arch $kernel 'global_load_dword ' 8
       at_least "$asm" $arch $kernel 'global_store_dword ' 4

@@ -8,36 +8,19 @@
 # usage: check_tensor_isa.sh cuda MICROBENCH_EXE
 #        check_tensor_isa.sh hip  HIP_COMPILER SOURCE_DIR "HIP_FLAGS"
 set -euo pipefail
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# shellcheck source=isa_listing.sh
+source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
 steps=64
-
-# count INSTRUCTION_REGEX KERNEL_MARKER < listing: the instructions inside one kernel's listing.
-count_in() {
-  awk -v kernel="$2" -v re="$1" '
-    /Function :|^_Z[_a-zA-Z0-9.]*:/ { inside = index($0, kernel) > 0 } # a kernel starts
-    inside && $0 ~ re { n++ }
-    END { print n + 0 }'
-}
 
 case "$1" in
 cuda)
-  exe="$(realpath "$2")"
-  # cuobjdump and nvdisasm: the CUDA toolkit's, else the PyPI wheels' (nvidia-cuda-cuobjdump,
-  # nvidia-cuda-nvdisasm), which need no GPU.
-  wheels="$(python3 -c 'import glob, os, nvidia; print(":".join(d for p in nvidia.__path__ for d in glob.glob(os.path.join(p, "*", "bin"))))' 2>/dev/null || true)"
-  export PATH="${wheels:+$wheels:}/usr/local/cuda/bin:$PATH"
-  if ! command -v cuobjdump >/dev/null || ! command -v nvdisasm >/dev/null; then
-    echo "skipped: no cuobjdump/nvdisasm (CUDA toolkit bin/, or pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm)"
-    exit 77
-  fi
-  work="$(mktemp -d)"
-  trap 'rm -rf "$work"' EXIT
-  (cd "$work" && cuobjdump -xelf all "$exe" >/dev/null)
+  cuda_tools cuobjdump nvdisasm
+  extract_cubins "$2"
   checked=0
   for cubin in "$work"/*.cubin; do
     sass="$(cuobjdump -sass "$cubin")"
     grep -q "mma_kernel" <<<"$sass" || continue
-    arch="$(grep -oE 'sm_[0-9]+' <<<"$(basename "$cubin")" | head -1)"
+    arch="$(cubin_arch "$cubin")"
     expect() { # expect KERNEL INSTRUCTION_REGEX
       local n
       n="$(count_in "$2" "$1" <<<"$sass")"
@@ -58,15 +41,14 @@ cuda)
     fi
     checked=$((checked + 1))
   done
-  [ $checked -ge 1 ] || fail "no cubin of $exe holds the tensor kernels"
+  [ $checked -ge 1 ] || fail "no cubin of $2 holds the tensor kernels"
   echo "tensor SASS checked for $checked architectures"
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
   for arch in gfx90a gfx940 gfx1030; do
-    # shellcheck disable=SC2086 # the flags are a list
-    asm="$("$compiler" $flags -x hip -std=c++17 -O3 -S --cuda-device-only --offload-arch=$arch \
-           -I "$src/microbench/gpu" -I "$src/perfgate" "$src/microbench/gpu/gpu_tensor.cu" -o -)"
+    asm="$(hip_asm "$compiler" "$flags" $arch "$src/microbench/gpu/gpu_tensor.cu" \
+           "$src/microbench/gpu" "$src/perfgate")"
     expect() { # expect KERNEL INSTRUCTION
       local n
       n="$(count_in "$2" "$1" <<<"$asm")"

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by the check_*_isa.sh scripts: reading the machine code the GPU micro-benchmarks
+# compile to, offline (no GPU), so each script holds only what it expects to find.
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# count_in INSTRUCTION_REGEX KERNEL_MARKER < listing: the instructions inside one kernel's listing.
+count_in() {
+  awk -v kernel="$2" -v re="$1" '
+    /Function :|^_Z[_a-zA-Z0-9.]*:/ { inside = index($0, kernel) > 0 } # a kernel starts
+    inside && $0 ~ re { n++ }
+    END { print n + 0 }'
+}
+
+# cuda_tools TOOL...: put the CUDA toolkit's bin/, else the PyPI wheels' (nvidia-cuda-cuobjdump,
+# nvidia-cuda-nvdisasm: no GPU needed) on PATH; exit 77 (CTest skip) naming what is missing.
+cuda_tools() {
+  local wheels tool
+  wheels="$(python3 -c 'import glob, os, nvidia; print(":".join(d for p in nvidia.__path__ for d in glob.glob(os.path.join(p, "*", "bin"))))' 2>/dev/null || true)"
+  export PATH="${wheels:+$wheels:}/usr/local/cuda/bin:$PATH"
+  for tool in "$@"; do
+    if ! command -v "$tool" >/dev/null; then
+      echo "skipped: no $tool (CUDA toolkit bin/, or pip install nvidia-cuda-$tool)"
+      exit 77
+    fi
+  done
+}
+
+# extract_cubins EXE: every cubin of the executable into $work (removed at exit).
+extract_cubins() {
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+  (cd "$work" && cuobjdump -xelf all "$(realpath "$1")" >/dev/null)
+}
+
+# cubin_arch CUBIN: its sm_NN, from the file name cuobjdump gave it.
+cubin_arch() { grep -oE 'sm_[0-9]+' <<<"$(basename "$1")" | head -1; }
+
+# hip_asm COMPILER "FLAGS" ARCH SOURCE INCLUDE_DIR...: the device assembly of one source.
+hip_asm() {
+  local compiler="$1" flags="$2" arch="$3" source="$4" includes=() dir
+  shift 4
+  for dir in "$@"; do
+    includes+=(-I "$dir")
+  done
+  # shellcheck disable=SC2086 # the flags are a list
+  "$compiler" $flags -x hip -std=c++17 -O3 -S --cuda-device-only --offload-arch="$arch" \
+    "${includes[@]}" "$source" -o -
+}
