@@ -5,11 +5,11 @@
 
 #include "collectors/collectors.hpp"
 #include "importers/gbench_importer.hpp"
+#include "util/number_format.hpp"
 #include "util/subprocess.hpp"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -158,12 +158,6 @@ std::string exact_names_filter(const std::vector<std::string>& names) {
   return filter + ")$";
 }
 
-std::string percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
-  return text;
-}
-
 } // namespace
 
 double median_half_width(const std::vector<double>& samples) {
@@ -221,8 +215,8 @@ profile collect_gbench(const collect_request& request) {
     std::cerr << "perfgate: gbench round " << round - 1 << ": " << p.kernels.size() - open.size()
               << " of " << p.kernels.size()
               << " benchmark(s) with the median's 95% interval within +-"
-              << percent(*request.target_ci) << "; widest " << widest << " +-" << percent(widest_w)
-              << " (" << static_cast<int>(spent) << " s of "
+              << percent(*request.target_ci, 1) << "; widest " << widest << " +-"
+              << percent(widest_w, 1) << " (" << static_cast<int>(spent) << " s of "
               << static_cast<int>(request.time_budget_s) << " s)\n";
     if (open.empty()) {
       break;

@@ -34,7 +34,7 @@ std::optional<double> delta(const std::optional<double>& a, const std::optional<
 
 double relative(double base, double head) { return base > 0 ? (head - base) / base : 0.0; }
 
-std::string percent_change(double v) { return (v >= 0 ? "+" : "") + fixed(v * 100, 1) + "%"; }
+std::string percent_change(double v) { return detail::signed_percent(v, 1); }
 
 int rank(const kernel_comparison& k) { return k.failed() ? 0 : !k.warnings.empty() ? 1 : 2; }
 

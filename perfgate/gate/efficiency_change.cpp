@@ -10,11 +10,6 @@ namespace perfgate::detail {
 
 namespace {
 
-std::string percent_change(double base, double head) {
-  const double v = (head - base) / base;
-  return (v >= 0 ? "+" : "") + fixed(v * 100, 1) + "%";
-}
-
 // "3.100 GB", "0 op": an SI count with its unit.
 std::string amount(double v, const char* unit) {
   const std::string count = si_count(v);
@@ -82,8 +77,8 @@ std::string work_change_text(const work_numbers& base, const work_numbers& head)
       return;
     }
     s += (s.empty() ? "" : ", ") + std::string(what) + " " +
-         (b > 0 ? percent_change(b, h) + " " : std::string()) + "(" + amount(b, unit) + " -> " +
-         amount(h, unit) + ")";
+         (b > 0 ? signed_percent((h - b) / b, 1) + " " : std::string()) + "(" + amount(b, unit) +
+         " -> " + amount(h, unit) + ")";
   };
   add("W_comp", base.W_comp, head.W_comp, "op");
   add("W_traf", base.W_traf, head.W_traf, "B");

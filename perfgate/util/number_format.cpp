@@ -16,6 +16,10 @@ std::string percent(std::optional<double> fraction, int digits) {
   return fraction ? fixed(*fraction * 100.0, digits) + "%" : "-";
 }
 
+std::string signed_percent(double fraction, int digits) {
+  return (fraction >= 0 ? "+" : "") + fixed(fraction * 100.0, digits) + "%";
+}
+
 std::string fixed_or_dash(std::optional<double> v, int digits) {
   return v ? fixed(*v, digits) : "-";
 }

@@ -10,6 +10,8 @@ namespace perfgate::detail {
 [[nodiscard]] std::string fixed(double v, int digits);
 /// A fraction as a percentage ("55.89%"), or "-" when absent.
 [[nodiscard]] std::string percent(std::optional<double> fraction, int digits = 2);
+/// A relative change as a signed percentage ("+38.0%", "-50.0%").
+[[nodiscard]] std::string signed_percent(double fraction, int digits);
 /// A value or "-" when absent.
 [[nodiscard]] std::string fixed_or_dash(std::optional<double> v, int digits);
 /// A duration with a unit chosen for its size ("34.803 ms", "12.5 us", "1.204 s").

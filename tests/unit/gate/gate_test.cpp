@@ -171,7 +171,8 @@ TEST(Gate, BaselineClassFlipAndEfficiencyDrop) {
 
 namespace {
 // One kernel measured in `samples` (seconds, one iteration each, like benchmark repetitions).
-perfgate::report sampled_kernel(double bytes, std::vector<double> samples) {
+perfgate::report sampled_kernel(double bytes, std::vector<double> samples,
+                                const perfgate::device& d = cpu()) {
   perfgate::profile p;
   p.source_file = "bench";
   perfgate::kernel_profile k;
@@ -180,7 +181,7 @@ perfgate::report sampled_kernel(double bytes, std::vector<double> samples) {
   k.duration = perfgate::duration_stats::from_samples(std::move(samples));
   k.time_s = k.duration->median_s;
   p.kernels.push_back(k);
-  return perfgate::predict_report(p, {cpu()});
+  return perfgate::predict_report(p, {d});
 }
 
 // 10 samples around `median` with a 1% spread, in a fixed order.
@@ -325,18 +326,10 @@ TEST(Gate, ABaselineOfSeveralRunsAllowsTheirSpread) {
 namespace {
 // The sampled kernel measured on a CPU called `id` whose roof is `slower` times lower.
 perfgate::report on_device(const std::string& id, double slower, double time_s) {
-  perfgate::profile p;
-  p.source_file = "bench";
-  perfgate::kernel_profile k;
-  k.name = "BM_kernel";
-  k.work = perfgate::declared_work{0, 1e8, 0, 1e9};
-  k.duration = perfgate::duration_stats::from_samples(around(time_s));
-  k.time_s = k.duration->median_s;
-  p.kernels.push_back(k);
   auto d = cpu();
   d.id = id;
   d.peaks.dram_gbs /= slower;
-  auto r = perfgate::predict_report(p, {d});
+  auto r = sampled_kernel(1e9, around(time_s), d);
   perfgate::apply_gate(r, {});
   return r;
 }
