@@ -366,16 +366,9 @@ change_verdict judge_change(const runs& base, const runs& head, double allowed, 
     v.kind = change::ambiguous;
     const double gap = std::fabs(v.ratio.estimate - allowed);
     const double half_width = (v.ratio.hi - v.ratio.lo) / 2;
-    const auto smallest_run = [](const runs& side) {
-      std::size_t n = side.front().size();
-      for (const auto& run : side) {
-        n = std::min(n, run.size());
-      }
-      return n;
-    };
-    const double n = static_cast<double>(std::min(smallest_run(base), smallest_run(head)));
     // Only where each side is one run: between runs, more samples of one run settle nothing.
     if (base.size() == 1 && head.size() == 1 && gap > 1e-3 * allowed && half_width > 0) {
+      const double n = static_cast<double>(std::min(base[0].size(), head[0].size()));
       const double needed = std::ceil(n * (half_width / gap) * (half_width / gap));
       v.samples_to_settle = static_cast<std::size_t>(std::max(needed, n + 1));
     }
