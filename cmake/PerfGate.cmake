@@ -31,6 +31,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [NAME <test-name>]
                         [ARGS <arg>...]
                         [COLLECTOR auto|cupti|ncu|rocprof|gbench|profile]
+                        [LOCAL_DEVICE cpu|gpu]
                         [PROFILE <file>]
                         [DEVICES <id-or-file>...]
                         [KERNELS <regex>]
@@ -77,6 +78,11 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     recorded ``PROFILE`` (the program still runs once and must succeed); the first of
     ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``gbench``
     when the target links Google Benchmark, else ``cupti``.
+
+  ``LOCAL_DEVICE cpu|gpu``
+    With ``gbench``: which device the benchmarks time, when the guess above is wrong (a target
+    that reaches CUDA or HIP only through a library of its own, say). An error with other
+    collectors: theirs is fixed.
 
   ``PROFILE <file>``
     The recorded profile for ``COLLECTOR profile`` (nvprof CSV, Nsight Compute CSV, Google
@@ -156,9 +162,18 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     program is killed with its process group and the test fails (exit 3) naming it. The CTest
     ``TIMEOUT`` of the test is 30 s longer, so that perfgate gets to say what hung. Default 600.
 
-  Every test gets ``SKIP_RETURN_CODE 77`` (no suitable device, no counter permission) and a
-  ``RESOURCE_LOCK`` (``perfgate_gpu`` or ``perfgate_cpu``) so perf tests on one device never
-  overlap, also under ``ctest -j``.
+  Every test gets ``SKIP_RETURN_CODE 77`` (no suitable device, no counter permission). Perf
+  tests on the CPU share the ``RESOURCE_LOCK`` ``perfgate_cpu``, so they never overlap, also
+  under ``ctest -j``. Perf tests on a GPU request CTest ``RESOURCE_GROUPS`` ``gpus:1``: with a
+  resource specification file listing the machine's GPUs (``perfgate resources -o
+  resources.json``; ``ctest -L perf -j8 --resource-spec-file resources.json``, or the cache
+  variable ``PERFGATE_RESOURCE_SPEC_FILE``) they run in parallel, one per GPU, each pinned to its
+  GPU (``CUDA_VISIBLE_DEVICES``, ``ROCR_VISIBLE_DEVICES``) and gated against that GPU's own
+  calibration, ``<build>/perfgate/gpu-<id>.json``, measured by the first test given the GPU
+  (their CTest ``TIMEOUT`` has 600 s more for it). Without one, the module makes CTest use
+  ``<build>/perfgate/one-gpu.json``, one GPU called ``default``, unless ``CTEST_RESOURCE_SPEC_FILE``
+  is set already: GPU perf tests then run one at a time on the default GPU. A specification of
+  your own must list ``gpus``, or CTest refuses to run GPU perf tests for want of resources.
 
   .. note::
     A keyword this function does not know, a keyword without its value, or a malformed value
@@ -187,6 +202,20 @@ block(SCOPE_FOR POLICIES)
 cmake_policy(VERSION 3.25)
 
 set(_PERFGATE_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+# GPU perf tests request CTest's resource "gpus" (_perfgate_device_resource). Without a
+# specification CTest would ignore that and run them all at once on one GPU: one GPU called
+# "default" keeps them one at a time, unless the project or the user names a specification.
+set(PERFGATE_RESOURCE_SPEC_FILE "" CACHE FILEPATH
+    "CTest resource specification listing this machine's GPUs (perfgate resources -o FILE)")
+if(PERFGATE_RESOURCE_SPEC_FILE)
+  set(CTEST_RESOURCE_SPEC_FILE "${PERFGATE_RESOURCE_SPEC_FILE}")
+elseif(NOT DEFINED CTEST_RESOURCE_SPEC_FILE)
+  set(CTEST_RESOURCE_SPEC_FILE "${CMAKE_BINARY_DIR}/perfgate/one-gpu.json")
+  file(CONFIGURE OUTPUT "${CTEST_RESOURCE_SPEC_FILE}" CONTENT
+       [[{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "default", "slots": 1}]}]}
+]])
+endif()
 
 function(_perfgate_fail name)
   string(JOIN "" message ${ARGN})
@@ -280,6 +309,16 @@ function(_perfgate_check_multi_values name keyword keywords)
   endforeach()
 endfunction()
 
+# What keeps tests on one device apart: the CPU is one lock; GPUs are CTest resources, one
+# test per GPU at a time (the GPU CTest gives a test is pinned by `perfgate run`).
+function(_perfgate_device_resource test resource)
+  if(resource STREQUAL "perfgate_gpu")
+    set_tests_properties("${test}" PROPERTIES RESOURCE_GROUPS "gpus:1")
+  else()
+    set_tests_properties("${test}" PROPERTIES RESOURCE_LOCK "${resource}")
+  endif()
+endfunction()
+
 # The calibration test of one backend (cpu or gpu), created once per build tree.
 function(_perfgate_calibration backend perfgate out_var)
   set(file "${CMAKE_BINARY_DIR}/perfgate/local-${backend}.json")
@@ -297,8 +336,8 @@ function(_perfgate_calibration backend perfgate out_var)
     set_tests_properties(perfgate.calibrate.${backend} PROPERTIES
       FIXTURES_SETUP perfgate_calibration_${backend}
       LABELS "perf;perfgate-calibration"
-      RESOURCE_LOCK perfgate_${backend}
       TIMEOUT 600)
+    _perfgate_device_resource(perfgate.calibrate.${backend} perfgate_${backend})
   endif()
   set(${out_var} "${file}" PARENT_SCOPE)
 endfunction()
@@ -307,7 +346,7 @@ function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET)
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET LOCAL_DEVICE)
   set(multi_value ARGS DEVICES LABELS)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
 
@@ -320,7 +359,7 @@ function(add_perf_prediction target)
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
                    "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "KEEP_WARM_UP FLUSH_L2 REPORT_DIR LABELS TIMEOUT)")
+                   "KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE REPORT_DIR LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
@@ -351,6 +390,15 @@ function(add_perf_prediction target)
   endif()
   if(collector STREQUAL "profile" AND NOT arg_PROFILE)
     _perfgate_fail(${name} "COLLECTOR profile needs PROFILE <file>")
+  endif()
+  if(DEFINED arg_LOCAL_DEVICE)
+    if(NOT arg_LOCAL_DEVICE MATCHES "^(cpu|gpu)$")
+      _perfgate_fail(${name} "LOCAL_DEVICE must be cpu or gpu, got \"${arg_LOCAL_DEVICE}\"")
+    endif()
+    if(NOT collector MATCHES "^(gbench|auto)$")
+      _perfgate_fail(${name} "LOCAL_DEVICE is for Google Benchmark binaries (COLLECTOR gbench); "
+                     "the ${collector} collector's device is fixed")
+    endif()
   endif()
   if(arg_PROFILE AND NOT collector STREQUAL "profile")
     _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
@@ -450,7 +498,9 @@ function(add_perf_prediction target)
     set(resource perfgate_cpu)
   else()
     set(backend gpu)
-    if(collector STREQUAL "gbench")
+    if(DEFINED arg_LOCAL_DEVICE)
+      set(backend ${arg_LOCAL_DEVICE})
+    elseif(collector STREQUAL "gbench")
       # A Google Benchmark binary with GPU code times its kernels with manual time: its local
       # device is the GPU. Plain C++ benchmarks run on the CPU.
       get_target_property(sources "${target}" SOURCES)
@@ -463,6 +513,9 @@ function(add_perf_prediction target)
     list(APPEND command --device "${local_file}")
     set(fixtures perfgate_calibration_${backend})
     set(resource perfgate_${backend})
+    if(backend STREQUAL "gpu")
+      list(APPEND command --gpu-calibrations "${CMAKE_BINARY_DIR}/perfgate")
+    endif()
   endif()
   foreach(device IN LISTS devices)
     list(APPEND command --device "${device}")
@@ -522,6 +575,10 @@ function(add_perf_prediction target)
   if(NOT timeout STREQUAL whole)
     set(extra 31) # a fraction: rounded up
   endif()
+  if(resource STREQUAL "perfgate_gpu")
+    # The first test CTest gives a GPU calibrates it (the calibration fixture's own limit).
+    math(EXPR extra "${extra} + 600")
+  endif()
   math(EXPR ctest_timeout "0${whole} + ${extra}")
 
   add_test(NAME "${test_name}" COMMAND ${command})
@@ -529,8 +586,8 @@ function(add_perf_prediction target)
     LABELS "perf;${arg_LABELS}"
     SKIP_RETURN_CODE 77
     TIMEOUT "${ctest_timeout}"
-    RESOURCE_LOCK "${resource}"
     ATTACHED_FILES_ON_FAIL "${report}")
+  _perfgate_device_resource("${test_name}" ${resource})
   if(fixtures)
     set_tests_properties("${test_name}" PROPERTIES FIXTURES_REQUIRED "${fixtures}")
   endif()

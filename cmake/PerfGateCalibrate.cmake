@@ -12,6 +12,15 @@ foreach(var PERFGATE BACKEND OUTPUT)
   endif()
 endforeach()
 
+# CTest gave this fixture one GPU of a resource specification that lists them: each perf test
+# calibrates the GPU it is given (`perfgate run --gpu-calibrations`), so nothing is done here.
+if(BACKEND STREQUAL "auto-gpu" AND DEFINED ENV{CTEST_RESOURCE_GROUP_0_GPUS}
+   AND NOT "$ENV{CTEST_RESOURCE_GROUP_0_GPUS}" MATCHES "^id:default,")
+  message(STATUS "perfgate calibration: CTest assigns GPUs ($ENV{CTEST_RESOURCE_GROUP_0_GPUS} "
+                 "here): each perf test calibrates its own GPU")
+  return()
+endif()
+
 file(TIMESTAMP "${PERFGATE}" binary_time UTC)
 cmake_host_system_information(RESULT host QUERY HOSTNAME)
 cmake_host_system_information(RESULT processor QUERY PROCESSOR_DESCRIPTION)

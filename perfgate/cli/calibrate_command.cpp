@@ -94,46 +94,57 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
   cmd->add_option("-o,--output", opt->output, "perfgate-device/1 file to write (atomically)")
       ->required();
   return [opt, argv]() {
-    microbench_run run;
-    std::vector<std::string> order = {opt->backend};
+    calibration_request request;
+    request.backends = {opt->backend};
     if (opt->backend == "auto") {
-      order = {"cuda", "hip", "cpu"};
+      request.backends = {"cuda", "hip", "cpu"};
     }
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      const std::string& backend = order[i];
-      std::cerr << "perfgate calibrate: " << backend << " micro-benchmarks"
-                << (backend == "cpu" ? "" : " on device " + std::to_string(opt->device_index))
-                << (opt->quick ? " (quick: a smoke run, not a measurement)" : "") << "\n";
-      try {
-        if (backend == "cpu") {
-          microbench::cpu_options cpu;
-          cpu.quick = opt->quick;
-          cpu.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
-          run = microbench::run_cpu_microbench(cpu);
-        } else {
-          run = run_gpu_microbench(backend, opt->device_index, opt->quick);
-        }
-        break;
-      } catch (const skip_error& e) {
-        if (i + 1 == order.size()) {
-          throw;
-        }
-        std::cerr << "perfgate calibrate: skipping " << backend << ": " << e.what() << "\n";
-      }
-    }
-    std::string id = opt->id;
-    if (id.empty()) {
-      id = run.backend == "cpu" ? "local-cpu"
-                                : "local-" + run.backend + "-" + std::to_string(run.dev.index);
-    }
-    const device d = device_from_microbench(run, id);
-    emit(calibration_to_json(d, run, argv), opt->output);
-    std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
-              << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM roof "
-              << memory_roof_gbs(d) << " GB/s (mean of read, write and copy " << d.peaks.dram_gbs
-              << ")\n";
+    request.device_index = opt->device_index;
+    request.id = opt->id;
+    request.quick = opt->quick;
+    request.output = opt->output;
+    request.argv = argv;
+    calibrate_device(request);
     return 0;
   };
+}
+
+void calibrate_device(const calibration_request& request) {
+  microbench_run run;
+  const auto& order = request.backends;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const std::string& backend = order[i];
+    std::cerr << "perfgate calibrate: " << backend << " micro-benchmarks"
+              << (backend == "cpu" ? "" : " on device " + std::to_string(request.device_index))
+              << (request.quick ? " (quick: a smoke run, not a measurement)" : "") << "\n";
+    try {
+      if (backend == "cpu") {
+        microbench::cpu_options cpu;
+        cpu.quick = request.quick;
+        cpu.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
+        run = microbench::run_cpu_microbench(cpu);
+      } else {
+        run = run_gpu_microbench(backend, request.device_index, request.quick);
+      }
+      break;
+    } catch (const skip_error& e) {
+      if (i + 1 == order.size()) {
+        throw;
+      }
+      std::cerr << "perfgate calibrate: skipping " << backend << ": " << e.what() << "\n";
+    }
+  }
+  std::string id = request.id;
+  if (id.empty()) {
+    id = run.backend == "cpu" ? "local-cpu"
+                              : "local-" + run.backend + "-" + std::to_string(run.dev.index);
+  }
+  const device d = device_from_microbench(run, id);
+  emit(calibration_to_json(d, run, request.argv), request.output);
+  std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
+            << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM roof "
+            << memory_roof_gbs(d) << " GB/s (mean of read, write and copy " << d.peaks.dram_gbs
+            << ")\n";
 }
 
 } // namespace perfgate::cli

@@ -28,6 +28,20 @@ action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 action add_metrics_command(CLI::App& app);
 action add_pipeline_command(CLI::App& app);
 action add_hull_command(CLI::App& app);
+action add_resources_command(CLI::App& app);
+
+/// One calibration: the first of `backends` (cuda, hip, cpu) that can run here measures the
+/// device, written as a perfgate-device/1 file with its provenance. Throws skip_error when none
+/// can run.
+struct calibration_request {
+  std::vector<std::string> backends = {"cuda", "hip", "cpu"};
+  int device_index = 0;
+  std::string id; ///< empty: local-cpu, local-cuda-N or local-hip-N
+  bool quick = false;
+  std::string output;            ///< written atomically
+  std::vector<std::string> argv; ///< the command line recorded in the provenance
+};
+void calibrate_device(const calibration_request& request);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
       {"baseline", cli::add_baseline_command(app)},
       {"pipeline", cli::add_pipeline_command(app)},
       {"hull", cli::add_hull_command(app)},
+      {"resources", cli::add_resources_command(app)},
   };
   try {
     app.parse(ours);

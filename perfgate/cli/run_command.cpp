@@ -10,16 +10,23 @@
 
 #include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
+#include "collectors/ctest_gpus.hpp"
 #include "importers/csv_reader.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <regex>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace perfgate::cli {
 
@@ -46,8 +53,73 @@ struct run_options {
   double confidence = 0.95;
   bool keep_warm_up = false;
   bool flush_l2 = false;
+  std::string gpu_calibrations;
   std::vector<std::string> program;
 };
+
+// An exclusive flock held for the object's life: tests sharing a GPU (slots > 1) calibrate it
+// once, the others wait and reuse the file.
+class file_lock {
+public:
+  explicit file_lock(const std::filesystem::path& path)
+      : m_fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (m_fd < 0 || ::flock(m_fd, LOCK_EX) != 0) {
+      throw input_error(path.string(), "", "cannot create or lock it: " + errno_text());
+    }
+  }
+  file_lock(const file_lock&) = delete;
+  file_lock& operator=(const file_lock&) = delete;
+  ~file_lock() { ::close(m_fd); }
+
+private:
+  static std::string errno_text() { return std::strerror(errno); }
+  int m_fd;
+};
+
+// The calibration of the GPU CTest pinned this test to, DIR/gpu-<id>.json: measured now when
+// missing or older than this perfgate (a rebuilt perfgate may measure differently), else
+// reused. Throws skip_error when that GPU cannot be measured here.
+std::string pinned_gpu_calibration(const std::string& dir, const detail::gpu_pin& pin,
+                                   const std::vector<std::string>& argv) {
+  namespace fs = std::filesystem;
+  const fs::path file = fs::path(dir) / ("gpu-" + pin.ctest_id + ".json");
+  create_parent_directories(file);
+  const file_lock lock(fs::path(file.string() + ".lock"));
+  std::error_code ec;
+  const auto self = fs::last_write_time(fs::read_symlink("/proc/self/exe", ec), ec);
+  std::error_code file_ec;
+  const auto made = fs::last_write_time(file, file_ec);
+  if (!file_ec && (ec || made >= self)) {
+    return file.string();
+  }
+  std::cerr << "perfgate: calibrating GPU " << pin.ctest_id << " (" << pin.describe() << ") into "
+            << file.string() << "\n";
+  calibration_request request;
+  request.backends = pin.backend.empty() ? std::vector<std::string>{"cuda", "hip"}
+                                         : std::vector<std::string>{pin.backend};
+  request.id = "local-" + pin.ctest_id;
+  request.output = file.string();
+  request.argv = argv;
+  calibrate_device(request);
+  return file.string();
+}
+
+// The GPU CTest gave this test (a resource specification listing GPUs): the program and the
+// calibration see that one GPU only, and with --gpu-calibrations it is the local device.
+void pin_to_ctest_gpu(run_options& o, const std::vector<std::string>& argv) {
+  const auto pin = detail::ctest_gpu_assignment([](const char* name) { return std::getenv(name); });
+  if (!pin) {
+    return;
+  }
+  for (const auto& [name, value] : pin->environment) {
+    ::setenv(name.c_str(), value.c_str(), 1); // inherited by the program and the calibration
+  }
+  std::cerr << "perfgate: CTest gave this test the GPU " << pin->ctest_id << ": " << pin->describe()
+            << "\n";
+  if (!o.gpu_calibrations.empty()) {
+    o.devices.front() = pinned_gpu_calibration(o.gpu_calibrations, *pin, argv);
+  }
+}
 
 // Options that only one collector can honour, against the collector chosen.
 void check_collector_options(const run_options& o, const std::string& collector) {
@@ -290,6 +362,11 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "--max-efficiency-drop fails only with this confidence")
       ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str();
+  cmd->add_option("--gpu-calibrations", o->gpu_calibrations,
+                  "When CTest gives this test a GPU (RESOURCE_GROUPS gpus:1 and a resource "
+                  "specification, `perfgate resources`): gate on DIR/gpu-<id>.json instead of "
+                  "the first --device, calibrating that GPU first when the file is missing or "
+                  "older than perfgate");
   cmd->footer("After --: PROGRAM [ARGS...], the program to run, its arguments passed untouched");
   return [o, argv, program]() {
     o->program = program;
@@ -312,6 +389,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     if (!o->baseline_file.empty()) {
       policy.base = baseline_from_json(read_text_file(o->baseline_file), o->baseline_file);
     }
+    pin_to_ctest_gpu(*o, argv);
     // Collect first: a collector that cannot work here skips (77) before a missing local
     // device file (a GPU calibration that found no GPU) is an error.
     const profile p = collect(*o);

@@ -2,10 +2,13 @@
 // NVML, loaded at run time with dlopen: it exists only where the NVIDIA driver is installed, and
 // neither the CUPTI injection library nor the GPU micro-benchmarks may link it (they must load
 // on machines without a driver). Header-only: the micro-benchmarks are built by nvcc apart from
-// the library. Clocks and clock-event reasons only; no headers of NVML needed.
+// the library. Clocks, clock-event reasons and the inventory `perfgate resources` lists; no
+// headers of NVML needed.
 #pragma once
 
+#include <array>
 #include <optional>
+#include <string>
 
 #include <dlfcn.h>
 
@@ -18,6 +21,8 @@ public:
   nvml_library() {
     m_lib = ::dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (m_lib == nullptr) {
+      const char* why = ::dlerror();
+      m_load_error = why != nullptr ? why : "libnvidia-ml.so.1 not found";
       return;
     }
     auto init = symbol<int (*)()>("nvmlInit_v2");
@@ -31,13 +36,19 @@ public:
       m_reasons = symbol<int (*)(device_handle, unsigned long long*)>(
           "nvmlDeviceGetCurrentClocksThrottleReasons");
     }
-    m_ok = init != nullptr && m_clock != nullptr && init() == 0;
+    m_count = symbol<int (*)(unsigned*)>("nvmlDeviceGetCount_v2");
+    m_uuid = symbol<int (*)(device_handle, char*, unsigned)>("nvmlDeviceGetUUID");
+    m_name = symbol<int (*)(device_handle, char*, unsigned)>("nvmlDeviceGetName");
+    m_memory = symbol<int (*)(device_handle, memory_info*)>("nvmlDeviceGetMemoryInfo");
+    m_error_string = symbol<const char* (*)(int)>("nvmlErrorString");
+    m_init_status = init != nullptr ? init() : -1;
+    m_ok = m_clock != nullptr && m_init_status == 0;
   }
   nvml_library(const nvml_library&) = delete;
   nvml_library& operator=(const nvml_library&) = delete;
   ~nvml_library() {
     if (m_lib != nullptr) {
-      if (m_ok && m_shutdown != nullptr) {
+      if (m_init_status == 0 && m_shutdown != nullptr) {
         (void)m_shutdown();
       }
       ::dlclose(m_lib);
@@ -46,6 +57,48 @@ public:
 
   /// Whether NVML loaded and initialised (there is a driver).
   [[nodiscard]] bool ok() const { return m_ok; }
+  /// Why libnvidia-ml.so.1 did not load (dlerror); empty when it did.
+  [[nodiscard]] const std::string& load_error() const { return m_load_error; }
+  /// nvmlInit_v2's status (0: success); -1 when the library did not load.
+  [[nodiscard]] int init_status() const { return m_init_status; }
+  /// NVML's words for a status ("Driver Not Loaded").
+  [[nodiscard]] std::string error_string(int status) const {
+    const char* s = m_error_string != nullptr ? m_error_string(status) : nullptr;
+    return s != nullptr ? s : "NVML status " + std::to_string(status);
+  }
+
+  /// The answers of one call: NVML's status and what it wrote.
+  template <class T> struct answer {
+    int status = -1;
+    T value{};
+  };
+  [[nodiscard]] answer<unsigned> device_count() const {
+    answer<unsigned> a;
+    if (m_init_status == 0 && m_count != nullptr) {
+      a.status = m_count(&a.value);
+    }
+    return a;
+  }
+  [[nodiscard]] answer<std::string> uuid(device_handle dev) const { return text(m_uuid, dev); }
+  [[nodiscard]] answer<std::string> name(device_handle dev) const { return text(m_name, dev); }
+  /// Total device memory in bytes.
+  [[nodiscard]] answer<unsigned long long> memory_total(device_handle dev) const {
+    answer<unsigned long long> a;
+    memory_info m;
+    if (m_init_status == 0 && m_memory != nullptr && dev != nullptr) {
+      a.status = m_memory(dev, &m);
+      a.value = m.total;
+    }
+    return a;
+  }
+  /// The handle of NVML's device `index`, with NVML's status.
+  [[nodiscard]] answer<device_handle> handle_by_index(unsigned index) const {
+    answer<device_handle> a;
+    if (m_init_status == 0 && m_by_index != nullptr) {
+      a.status = m_by_index(index, &a.value);
+    }
+    return a;
+  }
 
   /// The handle of a CUDA device by its PCI bus id ("0000:41:00.0"): CUDA numbers devices
   /// fastest-first and after CUDA_VISIBLE_DEVICES, NVML in PCI order. Null when unknown.
@@ -78,17 +131,39 @@ public:
   }
 
 private:
+  struct memory_info { // nvmlMemory_t (v1)
+    unsigned long long total = 0, free = 0, used = 0;
+  };
+  using text_call = int (*)(device_handle, char*, unsigned);
+
   template <class F> F symbol(const char* name) const {
     return reinterpret_cast<F>(::dlsym(m_lib, name));
   }
+  [[nodiscard]] answer<std::string> text(text_call call, device_handle dev) const {
+    answer<std::string> a;
+    std::array<char, 96> buffer{}; // NVML_DEVICE_UUID_V2_BUFFER_SIZE, ..._NAME_V2_...
+    if (m_init_status == 0 && call != nullptr && dev != nullptr) {
+      a.status = call(dev, buffer.data(), static_cast<unsigned>(buffer.size()));
+      buffer.back() = '\0';
+      a.value = a.status == 0 ? buffer.data() : "";
+    }
+    return a;
+  }
 
   void* m_lib = nullptr;
+  std::string m_load_error;
+  int m_init_status = -1;
   bool m_ok = false;
   int (*m_shutdown)() = nullptr;
   int (*m_by_bus)(const char*, device_handle*) = nullptr;
   int (*m_by_index)(unsigned, device_handle*) = nullptr;
   int (*m_clock)(device_handle, int, unsigned*) = nullptr;
   int (*m_reasons)(device_handle, unsigned long long*) = nullptr;
+  int (*m_count)(unsigned*) = nullptr;
+  text_call m_uuid = nullptr;
+  text_call m_name = nullptr;
+  int (*m_memory)(device_handle, memory_info*) = nullptr;
+  const char* (*m_error_string)(int) = nullptr;
 };
 
 } // namespace perfgate::detail

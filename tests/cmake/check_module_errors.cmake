@@ -32,6 +32,8 @@ set(cases
   "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, profile"
   "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
   "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
+  "LOCAL_DEVICE tpu|LOCAL_DEVICE must be cpu or gpu, got \"tpu\""
+  "COLLECTOR cupti LOCAL_DEVICE cpu|LOCAL_DEVICE is for Google Benchmark binaries (COLLECTOR gbench)"
   "TIMEOUT 0|TIMEOUT must be at least 1"
   "HULL_SPECIES 8-element-classes|HULL_SPECIES needs HULL_F"
   "HULL_F 2|HULL_F needs HULL_SPECIES"
@@ -100,3 +102,49 @@ foreach(expected
   endif()
 endforeach()
 message(STATUS "ok: capitals far from keywords are values; CTest's TIMEOUT is perfgate's + 30 s")
+
+# Devices kept apart: CPU perf tests share a lock; GPU perf tests (and the GPU calibration)
+# request one CTest "gpus" resource each, with 600 s more for calibrating the GPU they are given,
+# and CTest uses the one-GPU specification unless PERFGATE_RESOURCE_SPEC_FILE names another.
+configure_calls(resources "add_perf_prediction(bench NAME on_gpu COLLECTOR gbench LOCAL_DEVICE gpu)
+add_perf_prediction(bench NAME on_cpu COLLECTOR gbench LOCAL_DEVICE cpu)")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the LOCAL_DEVICE calls failed to configure:\n${err}")
+endif()
+file(READ "${WORK}/resources/build/CTestTestfile.cmake" tests)
+string(REGEX MATCH "add_test\\(\\[=\\[on_gpu\\]=\\][^\n]*\n[^\n]*" on_gpu "${tests}")
+string(REGEX MATCH "add_test\\(\\[=\\[on_cpu\\]=\\][^\n]*\n[^\n]*" on_cpu "${tests}")
+string(REGEX MATCH "add_test\\(\\[=\\[perfgate.calibrate.gpu\\]=\\][^\n]*\n[^\n]*" calibrate "${tests}")
+foreach(check
+    "on_gpu|\"--gpu-calibrations\" \"${WORK}/resources/build/perfgate\""
+    "on_gpu|RESOURCE_GROUPS \"gpus:1\""
+    "on_gpu|TIMEOUT \"1230\""
+    "on_cpu|RESOURCE_LOCK \"perfgate_cpu\""
+    "on_cpu|TIMEOUT \"630\""
+    "calibrate|RESOURCE_GROUPS \"gpus:1\""
+    "tests|set(CTEST_RESOURCE_SPEC_FILE \"${WORK}/resources/build/perfgate/one-gpu.json\")")
+  string(REPLACE "|" ";" parts "${check}")
+  list(GET parts 0 test)
+  list(GET parts 1 expected)
+  string(FIND "${${test}}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected ${expected} in the generated ${test}:\n${${test}}")
+  endif()
+endforeach()
+string(FIND "${on_cpu}" "--gpu-calibrations" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "a CPU perf test got --gpu-calibrations:\n${on_cpu}")
+endif()
+file(READ "${WORK}/resources/build/perfgate/one-gpu.json" one_gpu)
+string(JSON id GET "${one_gpu}" local 0 gpus 0 id)
+if(NOT id STREQUAL "default")
+  message(FATAL_ERROR "one-gpu.json lists '${id}', expected the GPU 'default':\n${one_gpu}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" -DPERFGATE_RESOURCE_SPEC_FILE=/gpus/resources.json
+                        "${WORK}/resources/build" RESULT_VARIABLE rc ERROR_VARIABLE err)
+file(READ "${WORK}/resources/build/CTestTestfile.cmake" tests)
+string(FIND "${tests}" "set(CTEST_RESOURCE_SPEC_FILE \"/gpus/resources.json\")" at)
+if(NOT rc EQUAL 0 OR at EQUAL -1)
+  message(FATAL_ERROR "PERFGATE_RESOURCE_SPEC_FILE was not CTest's specification:\n${err}${tests}")
+endif()
+message(STATUS "ok: GPU perf tests request gpus:1 and the calibration time; CPU ones the lock")

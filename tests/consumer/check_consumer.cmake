@@ -4,13 +4,7 @@
 #   cmake -DPERFGATE_BUILD=<dir> -DSOURCE=<tests/consumer> -DWORK=<scratch> -P check_consumer.cmake
 cmake_minimum_required(VERSION 3.25)
 
-function(run what)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    string(JOIN " " shown ${ARGN})
-    message(FATAL_ERROR "${what} failed (${rc})\n  Command: ${shown}\n  Output: ${out}\n${err}")
-  endif()
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/../support/run_step.cmake")
 
 function(expect output regex what)
   if(NOT output MATCHES "${regex}")

@@ -41,4 +41,6 @@ inline constexpr std::string_view hull_schema = "perfgate-hull/1";
 inline constexpr std::string_view hull_app_schema = "perfgate-hull-app/1";
 /// `perfgate hull --list-classes --format json`: Table 1.
 inline constexpr std::string_view hull_classes_schema = "perfgate-hull-classes/1";
+/// NVML's and ROCm SMI's answers `perfgate resources --record` writes and `--replay` reads.
+inline constexpr std::string_view gpu_answers_schema = "perfgate-gpu-answers/1";
 } // namespace perfgate
