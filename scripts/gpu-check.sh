@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Every check that needs a GPU, in one command (issue 21), for a maintainer or the self-hosted
 # perf workflow on a machine with an NVIDIA or AMD GPU:
+#   0. `perfgate resources`: the GPUs it lists for CTest against nvidia-smi's (rocminfo's), with
+#      the libraries' answers recorded in gpu-answers.json;
 #   1. the project's tests (ctest), whose GPU cases run instead of skipping;
 #   2. `perfgate calibrate`, each measured peak beside the device DB's datasheet value for this
 #      GPU (a measured peak above the datasheet means the datasheet is no bound);
@@ -50,6 +52,22 @@ if [ ! -x "$perfgate" ]; then
   record perfgate fail "no $perfgate"
   python3 "$root/scripts/gpu_check_summary.py" "$results" "$out" "$vendor"
   exit 1
+fi
+
+# 0. The GPUs for CTest's resource specification: NVML's (ROCm SMI's) list against the vendor
+# tool's, and the libraries' answers kept (a real recording for tests/data/resources).
+if timeout 60 "$perfgate" resources --record "$out/gpu-answers.json" -o "$out/resources.json" \
+  >"$out/resources.log" 2>&1; then
+  listed="$(grep -c '"id"' "$out/resources.json")"
+  if [ "$vendor" = nvidia ]; then
+    present="$(nvidia-smi -L | grep -c '^GPU ')"
+  else
+    present="$(rocminfo | grep -c 'Name: *gfx')"
+  fi
+  [ "$listed" -eq "$present" ] && record resources pass "$listed GPU(s) listed" ||
+    record resources fail "$listed GPU(s) listed, $present present (see resources.log)"
+else
+  record resources fail "see resources.log"
 fi
 
 # 1. The test suite.
