@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PERFGATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json detect
-     device_json report_json cupti_json hull_app pipeline_json)
+     device_json report_json cupti_json hull_app pipeline_json sass gpu_answers)
 limit=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -57,6 +57,8 @@ seeds_of() {
     cupti_json) ls "$s"/cupti*.json ;;
     hull_app) ls "$root"/examples/hull/*.app.json "$d"/malformed/hull_app*.json ;;
     pipeline_json) ls "$d"/pipeline/*.json "$d"/malformed/idg*.json ;;
+    sass) ls "$d"/sass/*.sass ;;
+    gpu_answers) ls "$d"/resources/*.json ;;
   esac
 }
 

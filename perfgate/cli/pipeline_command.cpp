@@ -8,13 +8,20 @@
 //                            --groups G --occupancy M [--compute-units C] [--in-order]
 //                            [--issue-width K] ...:
 // the compute-unit simulation of one kernel.
+// perfgate pipeline idg (--cubin BINARY | --sass LISTING) [--kernel NAME] [--arch sm_NN]
+//                       [--trip-count HEAD=N]... [--global-latency dram|l2]
+//                       [--latencies lat.json] -o k.idg.json:
+// a kernel's instruction dependence graph from its SASS.
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/pipeline.hpp>
 #include <perfgate/version.hpp>
 
 #include "cli/commands.hpp"
+#include "collectors/cupti/kernel_book.hpp"
+#include "collectors/sass_listing.hpp"
 #include "importers/csv_reader.hpp"
+#include "importers/sass_importer.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -291,6 +298,127 @@ int run_simulate(const simulate_options& o) {
   emit(out, "");
   return 0;
 }
+struct idg_options {
+  std::string cubin, sass, kernel, arch, global_latency = "dram", latencies, output;
+  std::vector<std::string> trip_counts;
+};
+
+// "0x01e0=32" -> {0x1e0, 32}.
+std::pair<std::uint32_t, std::uint64_t> parse_trip_count(const std::string& text) {
+  const auto eq = text.find('=');
+  const auto fail = [&]() -> std::pair<std::uint32_t, std::uint64_t> {
+    throw usage_error("--trip-count", "'" + text +
+                                          "': expected HEAD=N, the loop's first offset (0x01e0, "
+                                          "as the error listing the loops gives it) and how "
+                                          "many times its body runs");
+  };
+  if (eq == std::string::npos) {
+    return fail();
+  }
+  const std::string head = text.substr(0, eq);
+  const std::string n = text.substr(eq + 1);
+  std::uint32_t offset = 0;
+  std::uint64_t trips = 0;
+  const bool hex = head.starts_with("0x") || head.starts_with("0X");
+  const char* h = head.data() + (hex ? 2 : 0);
+  const auto rh = std::from_chars(h, head.data() + head.size(), offset, 16);
+  const auto rn = std::from_chars(n.data(), n.data() + n.size(), trips);
+  if (rh.ec != std::errc() || rh.ptr != head.data() + head.size() || rn.ec != std::errc() ||
+      rn.ptr != n.data() + n.size() || h == head.data() + head.size() || n.empty()) {
+    return fail();
+  }
+  return {offset, trips};
+}
+
+// The kernel of the listing --kernel names (its mangled name, its demangled name, or the
+// demangled name without parameters), for --arch or the newest architecture listed.
+const detail::sass_function& pick_kernel(const std::vector<detail::sass_function>& functions,
+                                         const idg_options& o, const std::string& source) {
+  std::string arch = o.arch;
+  if (arch.empty()) {
+    for (const auto& f : functions) {
+      const auto number = [](const std::string& a) { return std::atoi(a.c_str() + 3); };
+      if (arch.empty() || number(f.arch) > number(arch)) {
+        arch = f.arch;
+      }
+    }
+  }
+  std::vector<const detail::sass_function*> matches;
+  std::string names;
+  for (const auto& f : functions) {
+    if (f.arch != arch) {
+      continue;
+    }
+    const std::string demangled = cupti::demangle(f.name.c_str());
+    names += "\n  " + demangled + (demangled == f.name ? "" : " (" + f.name + ")");
+    if (o.kernel.empty() || f.name == o.kernel || demangled == o.kernel ||
+        demangled.substr(0, demangled.find('(')) == o.kernel) {
+      matches.push_back(&f);
+    }
+  }
+  if (names.empty()) {
+    throw usage_error("--arch", source + " has no SASS for " + arch);
+  }
+  if (matches.size() != 1) {
+    throw usage_error("--kernel", (o.kernel.empty() ? source + " has several kernels: pick one"
+                                   : matches.empty()
+                                       ? "no kernel '" + o.kernel + "' in " + source
+                                       : "'" + o.kernel + "' names several kernels of " + source) +
+                                      "; its " + arch + " kernels:" + names);
+  }
+  return *matches.front();
+}
+
+int run_idg(const idg_options& o) {
+  if (o.cubin.empty() == o.sass.empty()) {
+    throw usage_error("give one of --cubin BINARY (listed with cuobjdump -sass) and --sass "
+                      "LISTING (a saved cuobjdump -sass listing)");
+  }
+  const std::string source = o.cubin.empty() ? o.sass : o.cubin;
+  const std::string listing =
+      o.cubin.empty() ? read_text_file(o.sass) : detail::cuobjdump_sass(o.cubin);
+  const auto functions = detail::sass_from_listing(listing, source);
+  if (functions.empty()) {
+    throw input_error(source, "", "no SASS in it (no 'Function :' in cuobjdump -sass's listing)");
+  }
+  const auto& f = pick_kernel(functions, o, source);
+  detail::sass_idg_options options;
+  for (const auto& t : o.trip_counts) {
+    options.trip_counts.insert(parse_trip_count(t));
+  }
+  options.global_latency = o.global_latency == "l2" ? "ldg_chase_l2" : "ldg_chase_dram";
+  const auto g = detail::idg_from_sass(f, options);
+  if (!o.latencies.empty()) {
+    const auto known = pipeline::latencies_from_json(read_text_file(o.latencies), o.latencies);
+    std::string missing;
+    for (const auto& c : detail::latency_classes(g)) {
+      if (known.find(c) == known.end()) {
+        missing += (missing.empty() ? "" : ", ") + c;
+      }
+    }
+    if (!missing.empty()) {
+      throw input_error(o.latencies, "ops",
+                        "no latencies for " + missing + ", which the graph of " + f.name +
+                            " needs (perfgate pipeline fit on a sweep with those ops)");
+    }
+  }
+  std::map<std::string, std::size_t> by_pipe;
+  for (const auto& e : g.instructions) {
+    ++by_pipe[std::string(pipeline::to_string(e.pipe))];
+  }
+  std::string pipes;
+  for (const auto& [pipe, n] : by_pipe) {
+    pipes += (pipes.empty() ? "" : ", ") + pipe + " " + std::to_string(n);
+  }
+  std::cerr << "perfgate: " << cupti::demangle(f.name.c_str()) << " (" << f.arch
+            << "): " << g.instructions.size() << " warp instructions on its path (" << pipes
+            << "), " << g.trip_counts.size() << " loop" << (g.trip_counts.size() == 1 ? "" : "s")
+            << " replicated\n";
+  emit(detail::sass_idg_to_json(g, o.cubin.empty() ? "listing " + o.sass
+                                                   : "cuobjdump -sass " + o.cubin),
+       o.output);
+  return 0;
+}
 } // namespace
 
 action add_pipeline_command(CLI::App& app) {
@@ -359,7 +487,31 @@ action add_pipeline_command(CLI::App& app) {
   sim->add_option("--format", s->format, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  return [o, eq1, f, fit, s, sim]() {
+  auto d = std::make_shared<idg_options>();
+  auto* idg = cmd->add_subcommand(
+      "idg", "A kernel's instruction dependence graph from its SASS (perfgate-idg/1), for "
+             "simulate");
+  idg->add_option("--cubin", d->cubin,
+                  "CUDA binary (cubin, fatbin, object or executable), listed with cuobjdump -sass");
+  idg->add_option("--sass", d->sass, "A saved cuobjdump -sass listing instead");
+  idg->add_option("--kernel", d->kernel,
+                  "The kernel: mangled or demangled name, or the name without parameters");
+  idg->add_option("--arch", d->arch, "sm_NN of the listing (default: the newest in it)");
+  idg->add_option("--trip-count", d->trip_counts,
+                  "HEAD=N: the loop starting at offset HEAD runs its body N times (repeat per "
+                  "loop; a missing one is an error listing the loops)");
+  idg->add_option("--global-latency", d->global_latency,
+                  "Latency class of global memory instructions: dram (ldg_chase_dram) or l2 "
+                  "(ldg_chase_l2)")
+      ->check(CLI::IsMember({"dram", "l2"}))
+      ->capture_default_str();
+  idg->add_option("--latencies", d->latencies,
+                  "perfgate-latencies/1 JSON that must price every latency class of the graph");
+  idg->add_option("-o,--output", d->output, "perfgate-idg/1 JSON to write (default stdout)");
+  return [o, eq1, f, fit, s, sim, d, idg]() {
+    if (idg->parsed()) {
+      return run_idg(*d);
+    }
     if (eq1->parsed()) {
       return run_eq1(*o);
     }

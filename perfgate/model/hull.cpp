@@ -6,6 +6,7 @@
 
 #include "util/json_fields.hpp"
 #include "util/number_format.hpp"
+#include "util/strings.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -35,22 +36,12 @@ std::string_view to_string(vectorised v) {
 }
 
 namespace {
+using detail::trim;
 
 std::string join_dims(const std::vector<std::uint64_t>& dims) {
   std::string s;
   for (const auto v : dims) {
     s += (s.empty() ? "" : "x") + std::to_string(v);
-  }
-  return s;
-}
-
-std::string_view trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && space(s.front())) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && space(s.back())) {
-    s.remove_suffix(1);
   }
   return s;
 }

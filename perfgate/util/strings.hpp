@@ -23,6 +23,33 @@ namespace perfgate::detail {
   return out;
 }
 
+/// `s` without leading and trailing spaces, tabs and line ends.
+[[nodiscard]] inline std::string_view trim(std::string_view s) {
+  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && space(s.front())) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && space(s.back())) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+/// The lines of `text` without their line ends (\n or \r\n); no last empty line.
+[[nodiscard]] inline std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> lines;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    if (line.ends_with('\r')) {
+      line.remove_suffix(1);
+    }
+    lines.emplace_back(line);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+  }
+  return lines;
+}
+
 /// One UTF-8 character at the front of `s`: its code point and its length in bytes; nothing for
 /// an invalid, overlong, truncated or surrogate sequence.
 struct utf8_char {

@@ -14,11 +14,13 @@
 #include <perfgate/report.hpp>
 
 #include "collectors/collectors.hpp"
+#include "collectors/gpu_inventory.hpp"
 #include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
 #include "importers/nvprof_importer.hpp"
 #include "importers/rocpd_importer.hpp"
 #include "importers/rocprof_importer.hpp"
+#include "importers/sass_importer.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -102,6 +104,35 @@ void read(std::string_view text) {
     const std::map<std::string, pipeline::latency, std::less<>> fermi = {
         {"fadd", {1, 18}}, {"fmadd", {1, 22}}, {"memory", {2, 600}}};
     (void)pipeline::idg_from_json(text, file, fermi);
+  } else if (PERFGATE_READER_IS("sass")) {
+    // A cuobjdump -sass listing: every function's graph, loops run twice; refusals are
+    // usage_error (a loop without a trip count cannot happen here, an unknown opcode can).
+    for (const auto& f : detail::sass_from_listing(text, file)) {
+      detail::sass_idg_options options;
+      for (const auto& loop : detail::sass_loops(f)) {
+        options.trip_counts[loop.head] = 2;
+      }
+      options.max_instructions = 100000;
+      try {
+        const auto g = detail::idg_from_sass(f, options);
+        for (std::size_t i = 0; i < g.instructions.size(); ++i) {
+          for (const auto d : g.instructions[i].deps) {
+            require(d < i, "a dependence on a later instruction");
+          }
+        }
+        (void)detail::sass_idg_to_json(g, file);
+      } catch (const usage_error&) {
+      }
+    }
+  } else if (PERFGATE_READER_IS("gpu_answers")) {
+    // Recorded NVML / ROCm SMI answers: every GPU listed must have an id CTest accepts.
+    const auto inventory = detail::gpu_inventory_from(detail::gpu_answers_from_json(text, file));
+    for (const auto& g : inventory.gpus) {
+      for (const char c : g.ctest_id) {
+        require((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_',
+                "a CTest id with a character CTest refuses");
+      }
+    }
   } else {
     std::abort(); // unknown reader: a build error in all but name
   }
