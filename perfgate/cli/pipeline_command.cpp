@@ -22,6 +22,7 @@
 #include "collectors/sass_listing.hpp"
 #include "importers/csv_reader.hpp"
 #include "importers/sass_importer.hpp"
+#include "util/json_fields.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -238,8 +239,8 @@ int run_fit(const fit_options& o) {
   return 0;
 }
 struct simulate_options {
-  std::string idg_file, latencies_file, format = "text";
-  std::uint64_t threads_per_group = 0, groups = 0, compute_units = 1, occupancy = 0;
+  std::string idg_file, latencies_file, format = "text", occupancy;
+  std::uint64_t threads_per_group = 0, groups = 0, compute_units = 1, dynamic_shared = 0;
   std::uint64_t issue_width = 0;
   int warp_size = 32;
   bool in_order = false;
@@ -247,15 +248,43 @@ struct simulate_options {
   double clock_mhz = 0;
 };
 
+// --occupancy: a number, or auto from the graph's arch and resources (perfgate pipeline idg).
+pipeline::occupancy resident_groups(const simulate_options& o, const std::string& idg_text) {
+  if (o.occupancy != "auto") {
+    std::uint64_t n = 0;
+    const auto r = std::from_chars(o.occupancy.data(), o.occupancy.data() + o.occupancy.size(), n);
+    if (r.ec != std::errc() || r.ptr != o.occupancy.data() + o.occupancy.size() || n == 0) {
+      throw usage_error("--occupancy '" + o.occupancy +
+                        "': expected the resident groups (a number > 0) or "
+                        "auto");
+    }
+    return {n, "given"};
+  }
+  const nlohmann::json doc = detail::json_fields::parse(idg_text, o.idg_file);
+  const detail::json_fields root(doc, o.idg_file, "");
+  if (!root.has("arch") || !root.has("resources")) {
+    throw usage_error("--occupancy auto needs the graph's arch and resources, which "
+                      "`perfgate pipeline idg --cubin` (or --res-usage) writes; " +
+                      o.idg_file + " has " + (root.has("arch") ? "no resources" : "no arch"));
+  }
+  const detail::json_fields res = root.object("resources");
+  pipeline::kernel_resources k;
+  k.registers_per_thread = static_cast<std::uint32_t>(res.count("registers_per_thread"));
+  k.shared_bytes_per_group = res.count("shared_bytes_per_group") + o.dynamic_shared;
+  return pipeline::nvidia_occupancy(root.string("arch"), o.threads_per_group, k);
+}
+
 int run_simulate(const simulate_options& o) {
   const auto latencies =
       pipeline::latencies_from_json(read_text_file(o.latencies_file), o.latencies_file);
-  const auto g = pipeline::idg_from_json(read_text_file(o.idg_file), o.idg_file, latencies);
+  const std::string idg_text = read_text_file(o.idg_file);
+  const auto g = pipeline::idg_from_json(idg_text, o.idg_file, latencies);
+  const pipeline::occupancy occupancy = resident_groups(o, idg_text);
   pipeline::sim_config c;
   c.warps_per_group =
       (o.threads_per_group + static_cast<std::uint64_t>(o.warp_size) - 1) / o.warp_size;
   c.groups = pipeline::groups_per_compute_unit(o.groups, o.compute_units);
-  c.resident_groups = o.occupancy;
+  c.resident_groups = occupancy.groups;
   c.in_order = o.in_order;
   c.issue_width = o.issue_width;
   c.theta = o.theta;
@@ -268,6 +297,7 @@ int run_simulate(const simulate_options& o) {
                         {"warps_per_group", c.warps_per_group},
                         {"groups_per_compute_unit", c.groups},
                         {"resident_groups", c.resident_groups},
+                        {"occupancy_limited_by", occupancy.limited_by},
                         {"in_order", c.in_order},
                         {"issue_width", c.issue_width == 0 ? nlohmann::json(nullptr)
                                                            : nlohmann::json(c.issue_width)},
@@ -284,7 +314,11 @@ int run_simulate(const simulate_options& o) {
   std::string out =
       "pipeline simulation of " + o.idg_file + ": " + std::to_string(c.groups) + " groups of " +
       std::to_string(c.warps_per_group) + " warps on one compute unit, " +
-      std::to_string(c.resident_groups) + " at a time" + (c.in_order ? ", in-order issue" : "") +
+      std::to_string(c.resident_groups) + " at a time" +
+      (occupancy.limited_by == "given"
+           ? ""
+           : " (occupancy auto: limited by " + occupancy.limited_by + ")") +
+      (c.in_order ? ", in-order issue" : "") +
       (c.issue_width > 0 ? ", issue width " + std::to_string(c.issue_width) + " per cycle" : "") +
       "\n  " + detail::fixed(r.cycles, 2) + " cycles";
   if (o.clock_mhz > 0) {
@@ -299,7 +333,7 @@ int run_simulate(const simulate_options& o) {
   return 0;
 }
 struct idg_options {
-  std::string cubin, sass, kernel, arch, global_latency = "dram", latencies, output;
+  std::string cubin, sass, res_usage, kernel, arch, global_latency = "dram", latencies, output;
   std::vector<std::string> trip_counts;
 };
 
@@ -307,10 +341,10 @@ struct idg_options {
 std::pair<std::uint32_t, std::uint64_t> parse_trip_count(const std::string& text) {
   const auto eq = text.find('=');
   const auto fail = [&]() -> std::pair<std::uint32_t, std::uint64_t> {
-    throw usage_error("--trip-count", "'" + text +
-                                          "': expected HEAD=N, the loop's first offset (0x01e0, "
-                                          "as the error listing the loops gives it) and how "
-                                          "many times its body runs");
+    throw usage_error("--trip-count '" + text +
+                      "': expected HEAD=N, the loop's first offset (0x01e0, "
+                      "as the error listing the loops gives it) and how "
+                      "many times its body runs");
   };
   if (eq == std::string::npos) {
     return fail();
@@ -357,14 +391,15 @@ const detail::sass_function& pick_kernel(const std::vector<detail::sass_function
     }
   }
   if (names.empty()) {
-    throw usage_error("--arch", source + " has no SASS for " + arch);
+    throw usage_error("--arch: " + source + " has no SASS for " + arch);
   }
   if (matches.size() != 1) {
-    throw usage_error("--kernel", (o.kernel.empty() ? source + " has several kernels: pick one"
-                                   : matches.empty()
-                                       ? "no kernel '" + o.kernel + "' in " + source
-                                       : "'" + o.kernel + "' names several kernels of " + source) +
-                                      "; its " + arch + " kernels:" + names);
+    throw usage_error("--kernel: " +
+                      (o.kernel.empty() ? source + " has several kernels: pick one"
+                       : matches.empty()
+                           ? "no kernel '" + o.kernel + "' in " + source
+                           : "'" + o.kernel + "' names several kernels of " + source) +
+                      "; its " + arch + " kernels:" + names);
   }
   return *matches.front();
 }
@@ -387,7 +422,22 @@ int run_idg(const idg_options& o) {
     options.trip_counts.insert(parse_trip_count(t));
   }
   options.global_latency = o.global_latency == "l2" ? "ldg_chase_l2" : "ldg_chase_dram";
-  const auto g = detail::idg_from_sass(f, options);
+  auto g = detail::idg_from_sass(f, options);
+  // Registers and shared memory, for simulate --occupancy auto.
+  const std::string usage_source = o.cubin.empty() ? o.res_usage : o.cubin;
+  if (!usage_source.empty()) {
+    const std::string usage =
+        o.cubin.empty() ? read_text_file(o.res_usage) : detail::cuobjdump_resource_usage(o.cubin);
+    for (const auto& u : detail::resource_usage_from_listing(usage, usage_source)) {
+      if (u.function == f.name && (u.arch.empty() || u.arch == f.arch)) {
+        g.resources = u.resources;
+      }
+    }
+    if (!g.resources) {
+      std::cerr << "perfgate: " << usage_source << " lists no resource usage of " << f.name
+                << " for " << f.arch << ": simulate --occupancy auto will need a number\n";
+    }
+  }
   if (!o.latencies.empty()) {
     const auto known = pipeline::latencies_from_json(read_text_file(o.latencies), o.latencies);
     std::string missing;
@@ -413,7 +463,13 @@ int run_idg(const idg_options& o) {
   std::cerr << "perfgate: " << cupti::demangle(f.name.c_str()) << " (" << f.arch
             << "): " << g.instructions.size() << " warp instructions on its path (" << pipes
             << "), " << g.trip_counts.size() << " loop" << (g.trip_counts.size() == 1 ? "" : "s")
-            << " replicated\n";
+            << " replicated"
+            << (g.resources ? ", " + std::to_string(g.resources->registers_per_thread) +
+                                  " registers per thread, " +
+                                  std::to_string(g.resources->shared_bytes_per_group) +
+                                  " bytes of shared memory per group"
+                            : std::string())
+            << "\n";
   emit(detail::sass_idg_to_json(g, o.cubin.empty() ? "listing " + o.sass
                                                    : "cuobjdump -sass " + o.cubin),
        o.output);
@@ -468,9 +524,13 @@ action add_pipeline_command(CLI::App& app) {
   sim->add_option("--compute-units", s->compute_units, "Compute units (SMs) sharing them")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sim->add_option("--occupancy", s->occupancy, "Groups resident on a compute unit at a time")
-      ->required()
-      ->check(CLI::PositiveNumber);
+  sim->add_option("--occupancy", s->occupancy,
+                  "Groups resident on a compute unit at a time, or auto: from the graph's "
+                  "registers and shared memory and the SM of its arch (perfgate pipeline idg)")
+      ->required();
+  sim->add_option("--dynamic-shared", s->dynamic_shared,
+                  "With --occupancy auto: dynamic shared memory per group (bytes)")
+      ->capture_default_str();
   sim->add_option("--warp-size", s->warp_size, "32 (NVIDIA) or 64 (AMD)")
       ->check(CLI::IsMember({32, 64}))
       ->capture_default_str();
@@ -494,6 +554,9 @@ action add_pipeline_command(CLI::App& app) {
   idg->add_option("--cubin", d->cubin,
                   "CUDA binary (cubin, fatbin, object or executable), listed with cuobjdump -sass");
   idg->add_option("--sass", d->sass, "A saved cuobjdump -sass listing instead");
+  idg->add_option("--res-usage", d->res_usage,
+                  "With --sass: a saved cuobjdump -res-usage listing (registers, shared memory: "
+                  "what simulate --occupancy auto needs)");
   idg->add_option("--kernel", d->kernel,
                   "The kernel: mangled or demangled name, or the name without parameters");
   idg->add_option("--arch", d->arch, "sm_NN of the listing (default: the newest in it)");

@@ -10,7 +10,8 @@
 
 namespace perfgate::detail {
 
-std::string cuobjdump_sass(const std::string& binary) {
+namespace {
+std::string run_cuobjdump(const std::string& flag, const std::string& binary) {
   std::optional<std::string> tool;
   if (const char* given = std::getenv("PERFGATE_CUOBJDUMP"); given != nullptr && *given != 0) {
     tool = find_executable(given);
@@ -41,12 +42,20 @@ std::string cuobjdump_sass(const std::string& binary) {
   std::string last;
   options.on_stderr_line = [&last](std::string_view line) { last = line; };
   options.timeout_s = 120;
-  const auto result = run_process({*tool, "-sass", binary}, options);
+  const auto result = run_process({*tool, flag, binary}, options);
   if (result.exit_code != 0) {
     throw input_error(binary, "",
-                      "cuobjdump -sass " + result.describe() + (last.empty() ? "" : ": " + last));
+                      "cuobjdump " + flag + " " + result.describe() +
+                          (last.empty() ? "" : ": " + last));
   }
   return result.stdout_text;
+}
+} // namespace
+
+std::string cuobjdump_sass(const std::string& binary) { return run_cuobjdump("-sass", binary); }
+
+std::string cuobjdump_resource_usage(const std::string& binary) {
+  return run_cuobjdump("-res-usage", binary);
 }
 
 } // namespace perfgate::detail

@@ -12,4 +12,7 @@ namespace perfgate::detail {
 /// fails on the binary.
 [[nodiscard]] std::string cuobjdump_sass(const std::string& binary);
 
+/// `cuobjdump -res-usage BINARY`: registers and shared memory per function; as cuobjdump_sass.
+[[nodiscard]] std::string cuobjdump_resource_usage(const std::string& binary);
+
 } // namespace perfgate::detail

@@ -282,6 +282,40 @@ std::vector<sass_function> sass_from_listing(std::string_view text, const std::s
   return functions;
 }
 
+std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
+                                                        const std::string& file) {
+  static const std::regex arch_line(R"(^\s*arch = (sm_[0-9]+[a-z]?)\s*$)");
+  static const std::regex function_line(R"(^\s*Function (\S+):\s*$)");
+  static const std::regex usage_line(R"(^\s*REG:([0-9]+) .*SHARED:([0-9]+) .*$)");
+  std::vector<resource_usage> out;
+  std::string arch;
+  bool pending = false;
+  std::size_t line_number = 0;
+  for (const std::string& line : split_lines(text)) {
+    ++line_number;
+    std::smatch m;
+    if (std::regex_match(line, m, arch_line)) {
+      arch = m[1];
+    } else if (std::regex_match(line, m, function_line)) {
+      if (pending) {
+        throw input_error(file, "line " + std::to_string(line_number - 1),
+                          "function " + out.back().function + " without its REG and SHARED");
+      }
+      out.push_back({arch, m[1], {}});
+      pending = true;
+    } else if (pending && std::regex_match(line, m, usage_line)) {
+      out.back().resources.registers_per_thread = static_cast<std::uint32_t>(std::stoul(m[1]));
+      out.back().resources.shared_bytes_per_group = std::stoull(m[2]);
+      pending = false;
+    }
+  }
+  if (pending) {
+    throw input_error(file, "line " + std::to_string(line_number),
+                      "function " + out.back().function + " without its REG and SHARED");
+  }
+  return out;
+}
+
 std::vector<sass_loop> sass_loops(const sass_function& f) {
   std::vector<sass_loop> loops;
   for (const auto& in : f.code) {
@@ -437,9 +471,16 @@ std::string sass_idg_to_json(const sass_idg& g, const std::string& source) {
     }
     instructions.push_back(std::move(j));
   }
-  const nlohmann::ordered_json doc = {{"schema", idg_schema}, {"kernel", g.kernel},
-                                      {"arch", g.arch},       {"source", source},
-                                      {"trip_counts", trips}, {"instructions", instructions}};
+  nlohmann::ordered_json doc = {{"schema", idg_schema},
+                                {"kernel", g.kernel},
+                                {"arch", g.arch},
+                                {"source", source},
+                                {"trip_counts", trips}};
+  if (g.resources) {
+    doc["resources"] = {{"registers_per_thread", g.resources->registers_per_thread},
+                        {"shared_bytes_per_group", g.resources->shared_bytes_per_group}};
+  }
+  doc["instructions"] = std::move(instructions);
   return doc.dump(1) + "\n";
 }
 

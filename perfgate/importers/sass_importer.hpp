@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,7 +68,21 @@ struct sass_idg {
   std::string arch;
   std::vector<idg_entry> instructions;
   std::map<std::uint32_t, std::uint64_t> trip_counts;
+  /// From `cuobjdump -res-usage` when known: what `simulate --occupancy auto` needs.
+  std::optional<pipeline::kernel_resources> resources;
 };
+
+/// One function of a `cuobjdump -res-usage` listing.
+struct resource_usage {
+  std::string arch; ///< "sm_90"; empty for a bare cubin's listing, which names none
+  std::string function;
+  pipeline::kernel_resources resources; ///< REG and SHARED as cuobjdump reports them
+};
+
+/// Every function of a `cuobjdump -res-usage` listing. Throws input_error naming `file` and
+/// the line for a function without its REG and SHARED.
+[[nodiscard]] std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
+                                                                      const std::string& file);
 
 /// The dependence graph of one warp running `f` along its straight path: conditional forward
 /// branches and predicated exits not taken, unconditional ones followed, each loop's body run

@@ -100,6 +100,83 @@ std::uint64_t groups_per_compute_unit(std::uint64_t groups, std::uint64_t comput
   return (groups + compute_units - 1) / compute_units;
 }
 
+namespace {
+// Per-SM limits of the CUDA programming guide's table of compute capabilities.
+struct sm_limits {
+  std::string_view arch;
+  std::uint64_t warps, groups, shared_bytes, shared_per_group, reserved_per_group;
+};
+constexpr std::uint64_t kib = 1024;
+constexpr sm_limits nvidia_sm_limits[] = {
+    {"sm_70", 64, 32, 96 * kib, 96 * kib, 0},     {"sm_75", 32, 16, 64 * kib, 64 * kib, 0},
+    {"sm_80", 64, 32, 164 * kib, 163 * kib, kib}, {"sm_86", 48, 16, 100 * kib, 99 * kib, kib},
+    {"sm_87", 48, 16, 164 * kib, 163 * kib, kib}, {"sm_89", 48, 24, 100 * kib, 99 * kib, kib},
+    {"sm_90", 64, 32, 228 * kib, 227 * kib, kib}, {"sm_100", 64, 32, 228 * kib, 227 * kib, kib},
+};
+
+std::uint64_t round_up(std::uint64_t v, std::uint64_t unit) { return (v + unit - 1) / unit * unit; }
+} // namespace
+
+occupancy nvidia_occupancy(std::string_view arch, std::uint64_t threads_per_group,
+                           const kernel_resources& resources) {
+  std::string_view base = arch;
+  if (!base.empty() && (base.back() == 'a' || base.back() == 'f')) {
+    base.remove_suffix(1); // sm_90a, sm_100a: the same SM
+  }
+  const sm_limits* sm = nullptr;
+  std::string known;
+  for (const auto& l : nvidia_sm_limits) {
+    known += (known.empty() ? "" : ", ") + std::string(l.arch);
+    if (l.arch == base) {
+      sm = &l;
+    }
+  }
+  if (sm == nullptr) {
+    throw usage_error("occupancy: no SM limits known for " + std::string(arch) +
+                      " (known: " + known + "); give the resident groups as a number");
+  }
+  if (threads_per_group == 0 || threads_per_group > 1024) {
+    throw usage_error("occupancy: " + std::to_string(threads_per_group) +
+                      " threads per group; a group has 1 to 1024");
+  }
+  if (resources.registers_per_thread > 255) {
+    throw usage_error("occupancy: " + std::to_string(resources.registers_per_thread) +
+                      " registers per thread; at most 255");
+  }
+  const std::uint64_t warps = (threads_per_group + 31) / 32;
+  occupancy o{sm->warps / warps, "warps"};
+  const auto limit = [&o](std::uint64_t groups, const char* by) {
+    if (groups < o.groups) {
+      o = {groups, by};
+    }
+  };
+  limit(sm->groups, "groups");
+  if (resources.registers_per_thread > 0) {
+    // 256 registers per warp at a time, from each of the 4 sub-partitions' 16K.
+    const std::uint64_t per_warp = round_up(resources.registers_per_thread * 32ULL, 256);
+    limit(4 * (16 * kib / per_warp) / warps, "registers");
+  }
+  if (resources.shared_bytes_per_group > sm->shared_per_group) {
+    throw usage_error("occupancy: " + std::to_string(resources.shared_bytes_per_group) +
+                      " bytes of shared memory per group; " + std::string(sm->arch) +
+                      " allows at most " + std::to_string(sm->shared_per_group));
+  }
+  const std::uint64_t shared =
+      round_up(resources.shared_bytes_per_group + sm->reserved_per_group, 128);
+  if (shared > 0) {
+    limit(sm->shared_bytes / shared, "shared memory");
+  }
+  if (o.groups == 0) {
+    throw usage_error("occupancy: a group of " + std::to_string(threads_per_group) +
+                      " threads "
+                      "with " +
+                      std::to_string(resources.registers_per_thread) +
+                      " registers each does not fit one " + std::string(sm->arch) + " SM (" +
+                      o.limited_by + ")");
+  }
+  return o;
+}
+
 std::string_view to_string(unit u) {
   switch (u) {
   case unit::alu: return "alu";

@@ -3,7 +3,8 @@
 # The instruction dependence graphs of the examples' saxpy and tiled sgemm, from their SASS
 # (issue 19): compiled for sm_90 here, listed with cuobjdump, read by `perfgate pipeline idg`,
 # checked for what the source says (two loads into one FFMA into one store; 32 FFMAs and two
-# barriers per tile), then simulated with the H100 latencies fitted from the capture.
+# barriers per tile), then simulated with the H100 latencies fitted from the capture at the
+# occupancy their registers and shared memory allow.
 #   check_examples_idg.sh PERFGATE EXAMPLES_DIR H100_SWEEP_CSV
 # Offline: needs nvcc and cuobjdump (CUDA toolkit bin/ or the pip wheels), else exits 77.
 set -euo pipefail
@@ -67,15 +68,19 @@ lat["ops"]["bar"] = {"pipe": "sync", "issue": 1, "completion": 20,
                      "provenance": "assumed by check_examples_idg.sh, not measured"}
 json.dump(lat, open(sys.argv[1], "w"))
 PY
+# The resident groups from the binary's registers and shared memory (--occupancy auto): 8 blocks
+# of 8 warps for saxpy, 2 of 32 for the tiled sgemm fill an H100 SM's 64 warps.
 for e in "saxpy 256 1024 8" "sgemm_tiled 1024 32 2"; do
-  read -r name threads groups occupancy <<<"$e"
+  read -r name threads groups resident <<<"$e"
   trips=() && [ "$name" = sgemm_tiled ] && trips=(--trip-count "$head=4")
   "$perfgate" pipeline idg --cubin "$work/$name.cubin" --kernel "$name" "${trips[@]}" \
     --latencies "$work/h100.json" -o "$work/$name.idg.json" ||
     fail "the H100 latencies do not price $name's graph"
   out="$("$perfgate" pipeline simulate --idg "$work/$name.idg.json" --latencies "$work/h100.json" \
-    --threads-per-group "$threads" --groups "$groups" --occupancy "$occupancy" --in-order \
+    --threads-per-group "$threads" --groups "$groups" --occupancy auto --in-order \
     --issue-width 4)" || fail "simulate $name"
   grep -qE '[0-9.]+ cycles' <<<"$out" || fail "simulate $name printed no cycles: $out"
+  grep -q " $resident at a time (occupancy auto: limited by warps)" <<<"$out" ||
+    fail "simulate $name: expected $resident resident groups limited by warps: $out"
   echo "ok: $name simulated: $(tail -1 <<<"$out")"
 done

@@ -66,6 +66,27 @@ struct latency_fit {
 [[nodiscard]] std::uint64_t groups_per_compute_unit(std::uint64_t groups,
                                                     std::uint64_t compute_units);
 
+/// What a kernel holds per thread and per group, as the compiler reports it (`cuobjdump
+/// -res-usage`: REG, SHARED); dynamic shared memory is the launch's.
+struct kernel_resources {
+  std::uint32_t registers_per_thread = 0;
+  std::uint64_t shared_bytes_per_group = 0; ///< static + dynamic
+};
+
+/// Groups (blocks) resident on one SM at a time, and the limit that decided it.
+struct occupancy {
+  std::uint64_t groups = 0;
+  std::string limited_by; ///< "warps", "groups", "registers" or "shared memory"
+};
+
+/// The occupancy of a launch of `threads_per_group` threads on an NVIDIA SM of architecture
+/// `arch` (sm_70, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100), by the rules of the CUDA
+/// occupancy calculator: warps, resident blocks, registers (allocated per warp in units of 256)
+/// and shared memory (in units of 128 bytes, plus 1 KB reserved per block from sm_80 on).
+/// Throws usage_error for another architecture, or a group that fits no SM (naming the limit).
+[[nodiscard]] occupancy nvidia_occupancy(std::string_view arch, std::uint64_t threads_per_group,
+                                         const kernel_resources& resources);
+
 /// The compute unit's pipelines (names as Nsight Compute's sm__inst_executed_pipe_*).
 enum class unit { alu, fp64, sfu, lmem, gmem, sync, tensor };
 [[nodiscard]] std::string_view to_string(unit u);

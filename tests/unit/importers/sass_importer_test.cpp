@@ -187,6 +187,28 @@ TEST(SassIdg, BranchesFollowTheStraightPathAndNestedLoopsRestart) {
   EXPECT_EQ(path, "MOV FADD FFMA FFMA FFMA FADD FFMA FFMA FFMA FMUL ");
 }
 
+TEST(ResourceUsage, RegistersAndSharedMemoryPerFunctionAndArchitecture) {
+  const std::string file =
+      std::string(PERFGATE_TEST_DATA_DIR) + "/sass/sgemm_tiled.sm_80_sm_90.res-usage";
+  const auto usage = resource_usage_from_listing(read_text_file(file), file);
+  ASSERT_EQ(usage.size(), 4U);
+  EXPECT_EQ(usage[0].arch, "sm_80");
+  EXPECT_EQ(usage[0].function, "_Z11sgemm_tilediPKfS0_Pf");
+  EXPECT_EQ(usage[0].resources.registers_per_thread, 32U);
+  EXPECT_EQ(usage[0].resources.shared_bytes_per_group, 8192U);
+  EXPECT_EQ(usage[2].arch, "sm_90");
+  EXPECT_EQ(usage[2].resources.shared_bytes_per_group, 9216U); // sm_90 lists 1 KB more
+  EXPECT_EQ(usage[3].resources.registers_per_thread, 15U);
+  // A bare cubin's listing names no architecture.
+  const std::string cubin = std::string(PERFGATE_TEST_DATA_DIR) + "/sass/saxpy.sm_90.res-usage";
+  const auto saxpy = resource_usage_from_listing(read_text_file(cubin), cubin);
+  ASSERT_EQ(saxpy.size(), 2U);
+  EXPECT_EQ(saxpy[1].arch, "");
+  EXPECT_EQ(saxpy[1].resources.registers_per_thread, 10U);
+  EXPECT_THROW((void)resource_usage_from_listing(" Function _Z1kv:\n Function _Z1jv:\n", "r.txt"),
+               input_error);
+}
+
 TEST(SassIdg, UnknownOpcodesAndBadListingsAreErrors) {
   EXPECT_THROW((void)graph_of({"FOO R0, R1"}), usage_error);
   sass_idg_options stray;
