@@ -75,6 +75,10 @@ inline error event_elapsed_ms(float* ms, event start, event stop) {
   return cudaEventElapsedTime(ms, start, stop);
 }
 inline error pci_bus_id(char* buf, int len, int d) { return cudaDeviceGetPCIBusId(buf, len, d); }
+// The SM clock attribute (kHz): cudaDeviceProp.clockRate is gone from CUDA 13.
+inline error clock_rate_khz(int* khz, int d) {
+  return cudaDeviceGetAttribute(khz, cudaDevAttrClockRate, d);
+}
 template <class Kernel>
 inline error occupancy_blocks_per_cu(int* n, Kernel k, int block, std::size_t dyn_smem) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, k, block, dyn_smem);
@@ -129,6 +133,9 @@ inline error event_elapsed_ms(float* ms, event start, event stop) {
   return hipEventElapsedTime(ms, start, stop);
 }
 inline error pci_bus_id(char* buf, int len, int d) { return hipDeviceGetPCIBusId(buf, len, d); }
+inline error clock_rate_khz(int* khz, int d) {
+  return hipDeviceGetAttribute(khz, hipDeviceAttributeClockRate, d);
+}
 template <class Kernel>
 inline error occupancy_blocks_per_cu(int* n, Kernel k, int block, std::size_t dyn_smem) {
   return hipOccupancyMaxActiveBlocksPerMultiprocessor(n, reinterpret_cast<const void*>(k), block,

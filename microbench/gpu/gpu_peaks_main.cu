@@ -22,11 +22,13 @@
 //   gpu_tensor:  mma.sync / MFMA per precision
 //   gpu_uncoalesced: random 4-byte gather/scatter   gpu_bus: pinned host-device copies
 //   gpu_clocks:  NVML / ROCm SMI clock reader
+//   gpu_latency: dependent chains per instruction class (the pipeline model's latencies)
 #include "gpu_bus.hpp"
 #include "gpu_caches.hpp"
 #include "gpu_clocks.hpp"
 #include "gpu_compat.hpp"
 #include "gpu_compute.hpp"
+#include "gpu_latency.hpp"
 #include "gpu_measure.hpp"
 #include "gpu_memory.hpp"
 #include "gpu_tensor.hpp"
@@ -54,16 +56,20 @@ namespace {
 struct options {
   int device = 0;
   bool quick = false;
-  std::string output; // empty: stdout
+  std::string output;        // empty: stdout
+  std::string latency_sweep; // set: run the latency chains only, write their CSV here
 };
 
 void usage(std::FILE* f) {
   std::fprintf(f,
-               "usage: %s [--device-index N] [--quick] [-o FILE]\n"
+               "usage: %s [--device-index N] [--quick] [-o FILE | --latency-sweep CSV]\n"
                "  Measures the peak rates of one %s GPU and prints perfgate-microbench/1 JSON.\n"
-               "  --device-index N  device to measure (default 0)\n"
-               "  --quick           small sizes and 3 repetitions (a smoke run)\n"
-               "  -o FILE           write the JSON to FILE instead of stdout\n"
+               "  --device-index N     device to measure (default 0)\n"
+               "  --quick              small sizes and 3 repetitions (a smoke run)\n"
+               "  -o FILE              write the JSON to FILE instead of stdout\n"
+               "  --latency-sweep CSV  instead: chains of dependent instructions per class, one\n"
+               "                       block per compute unit of 1..32 warps, cycles to CSV\n"
+               "                       (what `perfgate pipeline fit` reads)\n"
                "exit status: 0 ok, 1 GPU error during a run, 2 bad arguments, 77 no usable GPU\n",
                pgpu::program, pgpu::runtime_name);
 }
@@ -107,6 +113,10 @@ int parse_args(int argc, char** argv, options& o) {
         if (value.empty())
           return bad("-o: empty file name");
         o.output = value;
+      } else if (take_value("--latency-sweep")) {
+        if (value.empty())
+          return bad("--latency-sweep: empty file name");
+        o.latency_sweep = value;
       } else {
         return bad("unknown argument '" + a + "'");
       }
@@ -114,7 +124,50 @@ int parse_args(int argc, char** argv, options& o) {
       return bad(e.what());
     }
   }
+  if (!o.output.empty() && !o.latency_sweep.empty())
+    return bad("-o and --latency-sweep: one run writes one of them");
   return -1;
+}
+
+// Writes `text` to `path` through path.tmp and a rename: a reader never sees half a file.
+bool write_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  const bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = f && std::fclose(f) == 0;
+  if (!ok || !closed || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::fprintf(stderr, "%s: cannot write '%s': %s\n", pgpu::program, path.c_str(),
+                 std::strerror(errno));
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+// --latency-sweep: the chains at 1 warp and a full block, and the occupancies between for
+// checking Eq. 1's predictions (quick: the two the fit needs).
+int run_latency(const device& dev, const options& opt) {
+  plan p;
+  p.quick = opt.quick;
+  p.reps = 1;
+  int khz = 0;
+  PG_CHECK(pgpu::clock_rate_khz(&khz, dev.index));
+  const int full = 1024 / dev.prop.warpSize;
+  std::vector<int> warps = {1, full};
+  if (!opt.quick) {
+    warps = {1, 2, 4, 8, 16};
+    for (int w = 24; w <= full; w += 8)
+      warps.push_back(w);
+  }
+  event_timer timer;
+  const bench b{dev, p, timer};
+  std::fprintf(stderr, "%s: latency chains at %zu occupancies ...\n", pgpu::program, warps.size());
+  const auto points = run_latency_sweep(b, warps);
+  for (const auto& pt : points)
+    if (pt.warps == 1)
+      std::fprintf(stderr, "  %-15s %5d dependent: %lld cycles at 1 warp\n", pt.op.c_str(), pt.n,
+                   pt.cycles_max);
+  return write_atomically(opt.latency_sweep, latency_sweep_csv(points, khz, dev.cus)) ? 0 : 1;
 }
 
 // ---- JSON ----------------------------------------------------------------------------------
@@ -260,6 +313,14 @@ int run(const options& opt) {
   }
   dev.cus = std::max(dev.prop.multiProcessorCount, 1);
   dev.l2 = static_cast<std::size_t>(std::max(dev.prop.l2CacheSize, 0));
+  if (!opt.latency_sweep.empty()) {
+    try {
+      return run_latency(dev, opt);
+    } catch (const gpu_failure& err) {
+      std::fprintf(stderr, "%s: latency chains: %s\n", pgpu::program, err.what());
+      return 1;
+    }
+  }
 
   // Check the output path before spending the run.
   std::string tmp;

@@ -34,7 +34,8 @@ std::optional<std::string> find_microbench(const std::string& name) {
   return detail::find_executable(name, dirs);
 }
 
-microbench_run run_gpu_microbench(const std::string& backend, int device_index, bool quick) {
+// Runs the backend's micro-benchmark executable with `args`; skip_error on its exit 77.
+void run_microbench_exe(const std::string& backend, const std::vector<std::string>& args) {
   const std::string name = "perfgate-microbench-" + backend;
   const auto exe = find_microbench(name);
   if (!exe) {
@@ -42,29 +43,66 @@ microbench_run run_gpu_microbench(const std::string& backend, int device_index, 
                      " was not built (perfgate was configured without " +
                      (backend == "cuda" ? "a CUDA toolkit" : "HIP") + ")");
   }
-  const fs::path out =
-      fs::temp_directory_path() / ("perfgate-microbench-" + std::to_string(::getpid()) + ".json");
-  std::vector<std::string> argv = {*exe, "--device-index", std::to_string(device_index), "-o",
-                                   out.string()};
-  if (quick) {
-    argv.emplace_back("--quick");
-  }
+  std::vector<std::string> argv = {*exe};
+  argv.insert(argv.end(), args.begin(), args.end());
   detail::process_options opt;
   opt.on_stderr_line = [](std::string_view line) { std::cerr << "  " << line << "\n"; };
   const auto result = detail::run_process(argv, opt);
   if (result.exit_code == 77) {
-    fs::remove(out);
     throw skip_error(result.last_stderr_line.empty() ? name + ": no usable GPU"
                                                      : result.last_stderr_line);
   }
   if (result.exit_code != 0) {
-    fs::remove(out);
     throw target_error(name + " " + result.describe() +
                        (result.last_stderr_line.empty() ? "" : ": " + result.last_stderr_line));
   }
+}
+
+// The latency chains on the calibrated GPU, fitted by Eq. 1 (docs/pipeline.md).
+void calibrate_latencies(const std::string& backend, int device_index, bool quick,
+                         const std::string& device_id, int warp_size, const std::string& output) {
+  const fs::path csv =
+      fs::temp_directory_path() / ("perfgate-latency-" + std::to_string(::getpid()) + ".csv");
+  std::vector<std::string> args = {"--device-index", std::to_string(device_index),
+                                   "--latency-sweep", csv.string()};
+  if (quick) {
+    args.emplace_back("--quick");
+  }
+  std::cerr << "perfgate calibrate: " << backend << " latency chains on device " << device_index
+            << "\n";
+  try {
+    run_microbench_exe(backend, args);
+  } catch (...) {
+    fs::remove(csv);
+    throw;
+  }
+  const std::string text = read_text_file(csv.string());
+  fs::remove(csv);
+  latency_fit_request fit;
+  fit.csv_text = text;
+  fit.file = "perfgate-microbench-" + backend + " --latency-sweep";
+  fit.device = device_id;
+  fit.warp_size = warp_size;
+  emit(fit_latencies(fit), output);
+}
+
+microbench_run run_gpu_microbench(const std::string& backend, int device_index, bool quick) {
+  const fs::path out =
+      fs::temp_directory_path() / ("perfgate-microbench-" + std::to_string(::getpid()) + ".json");
+  std::vector<std::string> args = {"--device-index", std::to_string(device_index), "-o",
+                                   out.string()};
+  if (quick) {
+    args.emplace_back("--quick");
+  }
+  try {
+    run_microbench_exe(backend, args);
+  } catch (...) {
+    fs::remove(out);
+    throw;
+  }
   const std::string text = read_text_file(out);
   fs::remove(out);
-  return microbench_run_from_json(text, name + " output");
+  return microbench_run_from_json(text, "perfgate-microbench-" + backend + " output");
 }
 } // namespace
 
@@ -75,6 +113,7 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
     std::string id;
     bool quick = false;
     std::string output;
+    std::string latencies;
   };
   auto opt = std::make_shared<options>();
   auto* cmd = app.add_subcommand(
@@ -93,6 +132,9 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
                 "Tiny sizes and few repetitions: checks the benchmarks run, measures nothing");
   cmd->add_option("-o,--output", opt->output, "perfgate-device/1 file to write (atomically)")
       ->required();
+  cmd->add_option("--latencies", opt->latencies,
+                  "GPU: also time chains of dependent instructions per class and write their "
+                  "latencies (perfgate-latencies/1, the pipeline model's; docs/pipeline.md)");
   return [opt, argv]() {
     calibration_request request;
     request.backends = {opt->backend};
@@ -104,6 +146,7 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
     request.quick = opt->quick;
     request.output = opt->output;
     request.argv = argv;
+    request.latencies_output = opt->latencies;
     calibrate_device(request);
     return 0;
   };
@@ -111,7 +154,14 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
 
 void calibrate_device(const calibration_request& request) {
   microbench_run run;
-  const auto& order = request.backends;
+  std::vector<std::string> order = request.backends;
+  if (!request.latencies_output.empty()) {
+    std::erase(order, "cpu"); // the latency chains are GPU micro-benchmarks
+    if (order.empty()) {
+      throw usage_error("--latencies: the latency chains are GPU micro-benchmarks (--backend "
+                        "cuda or hip)");
+    }
+  }
   for (std::size_t i = 0; i < order.size(); ++i) {
     const std::string& backend = order[i];
     std::cerr << "perfgate calibrate: " << backend << " micro-benchmarks"
@@ -141,6 +191,10 @@ void calibrate_device(const calibration_request& request) {
   }
   const device d = device_from_microbench(run, id);
   emit(calibration_to_json(d, run, request.argv), request.output);
+  if (!request.latencies_output.empty()) {
+    calibrate_latencies(run.backend, request.device_index, request.quick, d.id, run.dev.warp_size,
+                        request.latencies_output);
+  }
   std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
             << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM roof "
             << memory_roof_gbs(d) << " GB/s (mean of read, write and copy " << d.peaks.dram_gbs

@@ -3,10 +3,11 @@
 // that runs once parsing succeeded; actions return the process exit code.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <perfgate/profile.hpp>
 
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,8 +41,22 @@ struct calibration_request {
   bool quick = false;
   std::string output;            ///< written atomically
   std::vector<std::string> argv; ///< the command line recorded in the provenance
+  /// cuda, hip: also the latency chains, fitted into this perfgate-latencies/1 file.
+  std::string latencies_output;
 };
 void calibrate_device(const calibration_request& request);
+
+/// perfgate-latencies/1 fitted from a latency sweep (CSV: op, warps_per_sm, n_dependent,
+/// cycles_max; `perfgate pipeline fit`); the fit's table goes to stderr. Throws input_error
+/// naming `file` and the line.
+struct latency_fit_request {
+  std::string csv_text;
+  std::string file; ///< named in errors and in each op's provenance
+  std::string device;
+  std::uint64_t n = 0; ///< the chain length when the CSV has no n_dependent column
+  int warp_size = 32;
+};
+[[nodiscard]] std::string fit_latencies(const latency_fit_request& request);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

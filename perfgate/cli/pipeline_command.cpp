@@ -144,8 +144,7 @@ double sweep_number(const detail::csv_row& row, std::size_t col, const detail::c
   return *v;
 }
 
-int run_fit(const fit_options& o) {
-  const std::string text = read_text_file(o.sweep);
+std::string fit_latencies_impl(const std::string& text, const fit_options& o) {
   const auto rows = detail::read_csv(text, o.sweep);
   if (rows.empty()) {
     throw input_error(o.sweep, "", "the file is empty, expected a latency sweep CSV");
@@ -234,8 +233,12 @@ int run_fit(const fit_options& o) {
       {"warp_size", o.warp_size},
       {"clock_hz", clock_khz ? nlohmann::json(*clock_khz * 1e3) : nlohmann::json(nullptr)},
       {"ops", latencies}};
-  emit(doc.dump(2) + "\n", o.output);
   std::cerr << detail::render_text(t, "");
+  return doc.dump(2) + "\n";
+}
+
+int run_fit(const fit_options& o) {
+  emit(fit_latencies_impl(read_text_file(o.sweep), o), o.output);
   return 0;
 }
 struct simulate_options {
@@ -476,6 +479,15 @@ int run_idg(const idg_options& o) {
   return 0;
 }
 } // namespace
+
+std::string fit_latencies(const latency_fit_request& request) {
+  fit_options o;
+  o.sweep = request.file;
+  o.n = request.n;
+  o.device = request.device;
+  o.warp_size = request.warp_size;
+  return fit_latencies_impl(request.csv_text, o);
+}
 
 action add_pipeline_command(CLI::App& app) {
   auto o = std::make_shared<eq1_options>();

@@ -11,13 +11,6 @@ set -euo pipefail
 # shellcheck source=isa_listing.sh
 source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
 
-# at_least LISTING ARCH KERNEL REGEX N
-at_least() {
-  local n
-  n="$(count_in "$4" "$3" <<<"$1")"
-  [ "$n" -ge "$5" ] || fail "$2 $3: $n instructions matching $4, expected >= $5"
-  echo "ok: $2 $3: $n x $4"
-}
 # none LISTING ARCH KERNEL REGEX
 none() {
   local n

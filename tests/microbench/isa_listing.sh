@@ -12,6 +12,14 @@ count_in() {
     END { print n + 0 }'
 }
 
+# at_least LISTING ARCH KERNEL REGEX N: the kernel has N instructions matching REGEX, or more.
+at_least() {
+  local n
+  n="$(count_in "$4" "$3" <<<"$1")"
+  [ "$n" -ge "$5" ] || fail "$2 $3: $n instructions matching $4, expected >= $5"
+  echo "ok: $2 $3: $n x $4"
+}
+
 # cuda_tools TOOL...: put the CUDA toolkit's bin/, else the PyPI wheels' (nvidia-cuda-cuobjdump,
 # nvidia-cuda-nvdisasm: no GPU needed) on PATH; exit 77 (CTest skip) naming what is missing.
 cuda_tools() {
