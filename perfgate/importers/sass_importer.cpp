@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <regex>
 #include <set>
@@ -122,7 +123,7 @@ int data_width(const std::string& opcode) {
 
 const std::regex& register_pattern() {
   // R5, UR4, P0, UP1 (RZ, URZ, PT, UPT never carry a value), with .64 for a register pair.
-  static const std::regex re(R"((^|[^A-Za-z0-9_])(U?[RP])([0-9]+)(\.64)?)");
+  static const std::regex re(R"((^|[^A-Za-z0-9_])(U?[RP])([0-9]{1,3})(\.64)?)");
   return re;
 }
 
@@ -211,10 +212,16 @@ std::optional<std::uint32_t> branch_target(const sass_instruction& in) {
     return std::nullopt;
   }
   const std::string& last = in.operands.back();
+  std::uint32_t target = 0;
+  const char* end = last.data() + last.size();
   if (!last.starts_with("0x")) {
     return std::nullopt; // an indirect branch
   }
-  return static_cast<std::uint32_t>(std::stoul(last, nullptr, 16));
+  const auto parsed = std::from_chars(last.data() + 2, end, target, 16);
+  if (parsed.ec != std::errc() || parsed.ptr != end) {
+    return std::nullopt; // no offset of any listing
+  }
+  return target;
 }
 
 std::vector<std::string> split_operands(std::string_view text) {
@@ -244,7 +251,7 @@ std::vector<std::string> split_operands(std::string_view text) {
 std::vector<sass_function> sass_from_listing(std::string_view text, const std::string& file) {
   static const std::regex arch_line(R"(^\s*code for (sm_[0-9]+[a-z]?)\s*$)");
   static const std::regex function_line(R"(^\s*Function : (\S+)\s*$)");
-  static const std::regex instruction_line(R"(^\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;.*$)");
+  static const std::regex instruction_line(R"(^\s*/\*([0-9a-f]{4,8})\*/\s+(.*?)\s*;.*$)");
   std::vector<sass_function> functions;
   std::string arch;
   std::size_t line_number = 0;
@@ -254,7 +261,7 @@ std::vector<sass_function> sass_from_listing(std::string_view text, const std::s
     if (std::regex_match(line, m, arch_line)) {
       arch = m[1];
     } else if (std::regex_match(line, m, function_line)) {
-      functions.push_back({m[1], arch, {}});
+      functions.push_back({valid_utf8(m[1].str()), arch, {}}); // names reach JSON
     } else if (std::regex_match(line, m, instruction_line)) {
       if (functions.empty()) {
         throw input_error(file, "line " + std::to_string(line_number),
@@ -262,7 +269,7 @@ std::vector<sass_function> sass_from_listing(std::string_view text, const std::s
       }
       sass_instruction in;
       in.offset = static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
-      std::string body = m[2];
+      std::string body = valid_utf8(m[2].str());
       if (body.starts_with('@')) {
         const auto space = body.find(' ');
         in.guard = body.substr(1, space - 1);
@@ -286,7 +293,7 @@ std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
                                                         const std::string& file) {
   static const std::regex arch_line(R"(^\s*arch = (sm_[0-9]+[a-z]?)\s*$)");
   static const std::regex function_line(R"(^\s*Function (\S+):\s*$)");
-  static const std::regex usage_line(R"(^\s*REG:([0-9]+) .*SHARED:([0-9]+) .*$)");
+  static const std::regex usage_line(R"(^\s*REG:([0-9]{1,9}) .*SHARED:([0-9]{1,15}) .*$)");
   std::vector<resource_usage> out;
   std::string arch;
   bool pending = false;
@@ -370,7 +377,15 @@ sass_idg idg_from_sass(const sass_function& f, const sass_idg_options& options) 
   std::optional<std::size_t> last_barrier;
   std::vector<std::size_t> stores_since_barrier;
   std::size_t pc = 0;
+  // Every instruction walked, control flow included: a path longer than the graph allows with
+  // its control instructions is one that never ends.
+  std::uint64_t steps = 0;
+  const std::uint64_t max_steps = 4 * options.max_instructions + f.code.size();
   while (pc < f.code.size()) {
+    if (++steps > max_steps) {
+      throw usage_error(f.name + ": the path through the listing does not end within " +
+                        std::to_string(max_steps) + " instructions");
+    }
     const sass_instruction& in = f.code[pc];
     const std::string base = base_of(in.opcode);
     if (control_opcodes.count(base) != 0) {
@@ -383,6 +398,9 @@ sass_idg idg_from_sass(const sass_function& f, const sass_idg_options& options) 
         if (to == index_of.end()) {
           throw usage_error(f.name + ": the branch at " + hex_offset(in.offset) + " goes to " +
                             hex_offset(*target) + ", which is not an instruction of it");
+        }
+        if (*target == in.offset && in.guard.empty()) {
+          break; // the trap after a kernel's last EXIT: the path ends there
         }
         if (*target < in.offset) {
           std::uint64_t& done = iteration[*target];

@@ -185,6 +185,13 @@ TEST(SassIdg, BranchesFollowTheStraightPathAndNestedLoopsRestart) {
     path += e.opcode.substr(0, 4) + " ";
   }
   EXPECT_EQ(path, "MOV FADD FFMA FFMA FFMA FADD FFMA FFMA FFMA FMUL ");
+  // The trap after the last EXIT (an unconditional branch to itself) ends a path without EXIT;
+  // a guarded one (a spin) is not taken.
+  const auto trap = graph_of({"FADD R0, R0, 1", "@P0 BRA 0x10", "BRA 0x20", "FADD R1, R1, 1"});
+  EXPECT_EQ(trap.instructions.size(), 1U);
+  // Found by fuzzing: a target or register beyond any listing's is no branch and no register.
+  const auto huge = graph_of({"BRA 0xfffffffffffffffff", "FADD R99999999999, R0, 1", "EXIT"});
+  EXPECT_EQ(huge.instructions.size(), 1U);
 }
 
 TEST(ResourceUsage, RegistersAndSharedMemoryPerFunctionAndArchitecture) {
