@@ -87,7 +87,40 @@ std::vector<std::string> clock_differences(const baseline_kernel& b, const kerne
   }
   return out;
 }
+
+// The device a kernel was judged on: its verdict's (each runner's own in a merged report), else
+// the report's first (a report gated before verdicts named it, or never gated).
+std::string judged_on(const report& r, const kernel_report& k) {
+  if (!k.result.device.empty()) {
+    return k.result.device;
+  }
+  return r.devices.empty() ? "" : r.devices.front().id;
+}
+
+// The class a baseline entry holds for this run's device `id`: under `id@host` where a baseline
+// of several runners renamed this host's device apart (with_distinct_device_ids), else `id`.
+const bound_class* baseline_bound(const baseline_kernel& b, const std::string& id,
+                                  const std::string& host) {
+  auto it = host.empty() ? b.bounds.end() : b.bounds.find(device_id_on_host(id, host));
+  if (it == b.bounds.end()) {
+    it = b.bounds.find(id);
+  }
+  return it == b.bounds.end() ? nullptr : &it->second;
+}
 } // namespace
+
+const baseline_kernel* baseline::find(std::string_view kernel, std::string_view local_device,
+                                      std::string_view host) const {
+  if (!host.empty()) {
+    const std::string renamed = device_id_on_host(local_device, host);
+    for (const auto& k : kernels) {
+      if (k.name == kernel && k.local_device == renamed) {
+        return &k;
+      }
+    }
+  }
+  return find(kernel, local_device);
+}
 
 const baseline_kernel* baseline::find(std::string_view kernel,
                                       std::string_view local_device) const {
@@ -119,7 +152,7 @@ baseline baseline_from_report(const report& r, std::string source) {
     baseline_kernel bk;
     bk.name = k.name;
     bk.efficiency = k.result.efficiency;
-    bk.local_device = r.devices.empty() ? "" : r.devices.front().id;
+    bk.local_device = judged_on(r, k);
     bk.O_krn = k.params.O_krn;
     bk.against_roof = r.schema_version >= 2;
     if (k.result.efficiency) {
@@ -149,7 +182,7 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
   baseline b;
   b.source = std::move(source);
   std::vector<std::vector<double>> efficiencies; // per entry of b.kernels, one per run
-  for (const auto& r : runs) {
+  for (const auto& r : with_distinct_device_ids(runs)) {
     for (auto& k : baseline_from_report(r, b.source).kernels) {
       const auto same = std::find_if(b.kernels.begin(), b.kernels.end(), [&](const auto& e) {
         return e.name == k.name && e.local_device == k.local_device;
@@ -394,7 +427,7 @@ void apply_gate(report& r, const gate_policy& policy) {
     }
 
     if (policy.base) {
-      const baseline_kernel* b = policy.base->find(k.name, local);
+      const baseline_kernel* b = policy.base->find(k.name, local, r.meta.host);
       if (b == nullptr) {
         const auto elsewhere = policy.base->devices_of(k.name);
         warnings.push_back("not in the baseline " + policy.base->source +
@@ -403,14 +436,13 @@ void apply_gate(report& r, const gate_policy& policy) {
                                                     detail::join(elsewhere, ", ") + ")"));
       } else {
         for (const auto& q : k.predictions) {
-          const auto it = b->bounds.find(q.device);
-          if (it == b->bounds.end() || it->second == gated_bound(q)) {
+          const bound_class* was = baseline_bound(*b, q.device, r.meta.host);
+          if (was == nullptr || *was == gated_bound(q)) {
             continue;
           }
-          const std::string what = "class changed on " + q.device + ": " +
-                                   std::string(to_string(it->second)) + "-bound -> " +
-                                   describe_class(k.params, q) + " (baseline O_krn " +
-                                   detail::fixed(b->O_krn, 3) + ")";
+          const std::string what =
+              "class changed on " + q.device + ": " + std::string(to_string(*was)) + "-bound -> " +
+              describe_class(k.params, q) + " (baseline O_krn " + detail::fixed(b->O_krn, 3) + ")";
           if (near_ridge(k.params.O_krn, gated_ridge(q), policy.ridge_margin)) {
             warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
                                "% of the ridge, so a warning");
@@ -419,16 +451,18 @@ void apply_gate(report& r, const gate_policy& policy) {
           }
         }
         const bool comparable = b->against_roof == (p.roof.has_value());
-        if (b->efficiency && b->local_device == local && !comparable) {
+        // Not an entry without a device (it stands for any): one of this device, maybe renamed.
+        const bool own = !b->local_device.empty();
+        if (b->efficiency && own && !comparable) {
           warnings.push_back("the baseline " + policy.base->source +
                              " holds efficiencies against the model's predicted time (format "
                              "version 1), not against the roof: no efficiency-drop check; "
                              "accept a new baseline");
         }
-        if (b->efficiency && b->local_device == local && comparable) {
+        if (b->efficiency && own && comparable) {
           v.baseline_efficiency = b->efficiency;
         }
-        if (b->efficiency && v.efficiency && b->local_device == local && comparable) {
+        if (b->efficiency && v.efficiency && own && comparable) {
           detail::efficiency_sides base{*b->efficiency, b->efficiency_runs, std::nullopt};
           detail::efficiency_sides head{*v.efficiency,
                                         {detail::efficiency_samples(k, *v.efficiency)},

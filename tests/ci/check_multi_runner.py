@@ -16,12 +16,25 @@ Each runner merges its reports into all.json (scripts/main.sh), then
   merge     `perfgate merge runner-h100/all.json runner-l40s/all.json -o merged.json` and
             `perfgate report merged.json --format md`: golden merged.json and merged.md;
   baseline  `perfgate baseline accept runner-h100/all.json runner-l40s/all.json`: golden
-            baseline.json; then a run on each GPU is judged against its own device's entry.
+            baseline.json, and the same entries from `baseline accept merged.json`; then a run
+            on each GPU is judged against its own device's entry.
+
+Then the same in calibrated/, where both runners' GPUs are calibrated, so both are named
+`local-cuda-0` (perfgate calibrate's default id), with other peaks (a device file each, made from
+tests/data/devices/valid_device.json): runner-a on host `runner-a.example` (written into its
+reports' meta.host, as its own machine would), runner-b on this machine's host, so that a later
+`perfgate run` here is a run on runner-b. Only perf.triad runs there (EXPECT_BOUND memory): 0.83
+of runner-a's roof, 0.19 of runner-b's. The merge keeps the two GPUs apart (runner-b's renamed
+`local-cuda-0@<host>` everywhere its report names it): golden calibrated_merged.json; the baseline
+holds one entry per runner, each with its own efficiency, also when accepted from the merged
+report: golden calibrated_baseline.json; a later run on runner-b's host is SAME against its own
+entry (against runner-a's 0.83 it would be SLOWER).
 
 Before the golden comparison the script asserts what the golden files must show (devices kept
 apart, each kernel under each runner, the verdicts), so a regenerated golden file cannot hide a
 wrong merge. Volatile fields are normalised: meta.timestamp, meta.host (also in each kernel's
-origin), meta.perfgate_version, argv[0], and this checkout's and the work folder's paths.
+origin and in a renamed device id), meta.perfgate_version, argv[0], and this checkout's and
+the work folder's paths.
 A wanted change of the output is approved by regenerating the files and reviewing the diff:
   PERFGATE_UPDATE_GOLDEN=1 ctest --test-dir build -R cli.multi_runner
 
@@ -50,6 +63,14 @@ EXPECTED_STATUS = {
     ("BM_triad", "h100-sxm"): "pass",
     ("BM_triad", "l40s"): "pass",
 }
+# The calibrated runners: runner -> (its GPU's DRAM peak in its local-cuda-0.json, its triad, the
+# efficiency its gate gives, rounded); runner-a's host is written into its reports, runner-b's is
+# this machine's.
+CALIBRATED = {
+    "runner-a": (30, "triad_10_repetitions.json", 0.83),
+    "runner-b": (100, "triad_10_repetitions_1.3x.json", 0.19),
+}
+HOST_A = "runner-a.example"
 
 
 class CheckFailed(Exception):
@@ -96,13 +117,48 @@ class Runner:
                 reports.append(report)
             self.perfgate_cmd(["merge", *reports, "-o", f"{runner}/all.json"], [0])
 
+    def run_calibrated(self):
+        """Each calibrated runner's triad and all.json (see the module's doc); returns the host of
+        each runner, as its reports say."""
+        gbench = self.source / "tests/data/gbench"
+        fixture = load(self.source / "tests/data/devices/valid_device.json")
+        hosts = {}
+        for runner, (dram, triad, _) in CALIBRATED.items():
+            (self.work / runner).mkdir(parents=True)
+            gpu = dict(fixture, id="local-cuda-0", name="NVIDIA test GPU",
+                       peaks=dict(fixture["peaks"], dram_gbs=dram))
+            (self.work / runner / "local-cuda-0.json").write_text(json.dumps(gpu), encoding="utf-8")
+            report = f"{runner}/perf.triad.json"
+            self.perfgate_cmd(
+                ["run", "--collector", "profile", "--profile", str(gbench / triad), "--device",
+                 f"{runner}/local-cuda-0.json", "--device", "h100-sxm", "--expect-bound", "memory",
+                 "--report", report], [0])
+            if runner == "runner-a":
+                set_host(self.work / report, HOST_A)
+            self.perfgate_cmd(["merge", report, "-o", f"{runner}/all.json"], [0])
+            if runner == "runner-a":
+                set_host(self.work / runner / "all.json", HOST_A)
+            hosts[runner] = load(self.work / runner / "all.json")["meta"]["host"]
+        check(hosts["runner-b"] not in ("", HOST_A),
+              f"this machine's host name is {hosts['runner-b']!r}: runner-b needs another host "
+              f"than runner-a's {HOST_A!r}")
+        return hosts
+
 
 def load(path):
     with open(path, encoding="utf-8") as f:
         return json.load(f)
 
 
+def set_host(path, host):
+    """The report as written on `host`: the runner's own machine would have put it in meta."""
+    doc = load(path)
+    doc["meta"]["host"] = host
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+
+
 def normalise_strings(value, replacements):
+    """Replaces in every string, dictionary keys too (a baseline's bounds are keyed by device)."""
     if isinstance(value, str):
         for old, new in replacements:
             value = value.replace(old, new)
@@ -110,13 +166,16 @@ def normalise_strings(value, replacements):
     if isinstance(value, list):
         return [normalise_strings(v, replacements) for v in value]
     if isinstance(value, dict):
-        return {k: normalise_strings(v, replacements) for k, v in value.items()}
+        return {normalise_strings(k, replacements): normalise_strings(v, replacements)
+                for k, v in value.items()}
     return value
 
 
-def normalise_document(doc, source, work):
-    """The document without what differs between machines and runs (see the module's doc)."""
+def normalise_document(doc, source, work, renamed_hosts=()):
+    """The document without what differs between machines and runs (see the module's doc);
+    `renamed_hosts`: the hosts whose devices a merge or baseline renamed `<id>@<host>`."""
     doc = json.loads(json.dumps(doc))
+    doc = normalise_strings(doc, [(f"@{host}", "@<host>") for host in renamed_hosts])
     hosts = set()
     meta = doc.get("meta")
     if meta is not None:
@@ -170,11 +229,11 @@ def expect_golden(golden_dir, name, got):
     print(f"ok: {name} matches {path}")
 
 
-def runner_of(kernel):
+def runner_of(kernel, runners=RUNNERS):
     """The runner a merged kernel came from, by its origin ("runner-x/perf.y.json (host)")."""
     runner = kernel.get("origin", "").split("/", 1)[0]
-    check(runner in RUNNERS, f"kernel {kernel['name']}: origin '{kernel.get('origin')}' names no "
-                             f"runner of {sorted(RUNNERS)}")
+    check(runner in runners, f"kernel {kernel['name']}: origin '{kernel.get('origin')}' names no "
+                             f"runner of {sorted(runners)}")
     return runner
 
 
@@ -274,6 +333,131 @@ def check_baseline(baseline, work):
     print("ok: baseline.json has one entry per kernel and device, each from its own runner")
 
 
+def calibrated_ids(hosts):
+    """runner -> the id its GPU has in a merge or baseline of both: runner-b's is renamed."""
+    return {"runner-a": "local-cuda-0", "runner-b": f"local-cuda-0@{hosts['runner-b']}"}
+
+
+def check_calibrated_merged(merged, work, hosts):
+    own = calibrated_ids(hosts)
+    ids = [d["id"] for d in merged["devices"]]
+    check(ids == [own["runner-a"], "h100-sxm", own["runner-b"]],
+          f"calibrated/merged.json: devices {ids}, expected runner-a's local-cuda-0, h100-sxm "
+          f"(the same built-in on both runners: once) and runner-b's GPU as {own['runner-b']}")
+    for runner, (dram, _, _) in CALIBRATED.items():
+        peaks = [d["peaks"] for d in merged["devices"] if d["id"] == own[runner]][0]
+        check(peaks["dram_gbs"] == dram,
+              f"calibrated/merged.json: {own[runner]} has dram_gbs {peaks['dram_gbs']}, expected "
+              f"{runner}'s {dram}")
+    check(merged["profile"]["local_device"] is None,
+          "calibrated/merged.json: profile.local_device is "
+          f"{merged['profile']['local_device']!r}: the two runners' GPUs are two devices")
+    runners = [runner_of(k, CALIBRATED) for k in merged["kernels"]]
+    check(sorted(runners) == sorted(CALIBRATED),
+          f"calibrated/merged.json: kernels from {runners}, expected one from each runner")
+    for k, runner in zip(merged["kernels"], runners):
+        mine = own[runner]
+        check(k["verdict"]["device"] == mine
+              and [p["device"] for p in k["predictions"]] == [mine, "h100-sxm"],
+              f"calibrated/merged.json: {runner}'s {k['name']} is judged on "
+              f"{k['verdict']['device']}, predicted on {[p['device'] for p in k['predictions']]}; "
+              f"expected {mine}, then h100-sxm")
+        check(round(k["verdict"]["efficiency"], 2) == CALIBRATED[runner][2],
+              f"calibrated/merged.json: {runner}'s efficiency {k['verdict']['efficiency']}, "
+              f"expected {CALIBRATED[runner][2]}")
+        report = load(work / runner / "all.json")["kernels"][0]
+        renamed = [dict(p, device=mine if p["device"] == "local-cuda-0" else p["device"])
+                   for p in report["predictions"]]
+        check(k["predictions"] == renamed
+              and k["verdict"] == dict(report["verdict"], device=mine),
+              f"calibrated/merged.json: {runner}'s {k['name']} differs from its report beyond its "
+              "device's id")
+    print("ok: calibrated/merged.json keeps the two runners' local-cuda-0 apart (runner-b's "
+          "renamed)")
+
+
+def check_calibrated_md(md, hosts):
+    sections = re.split(r"^### ", md, flags=re.M)
+    for runner, device in calibrated_ids(hosts).items():
+        section = [s for s in sections if s.startswith(f"{device}: NVIDIA test GPU (measured "
+                                                       "peaks, the device measured)")]
+        check(len(section) == 1, f"calibrated merged.md: {len(section)} sections for {device}")
+        rows = re.findall(r"^\| ✅ pass \| `BM_triad` \|[^|]*\|[^|]*\| ([0-9.]+) \|",
+                          section[0], flags=re.M)
+        check(rows == [f"{CALIBRATED[runner][2]:.2f}"],
+              f"calibrated merged.md: the {device} table gates {rows}, expected {runner}'s triad "
+              f"at {CALIBRATED[runner][2]}")
+    print("ok: calibrated merged.md gates each runner's triad under its own GPU")
+
+
+def check_calibrated_baseline(baseline, work, hosts):
+    own = calibrated_ids(hosts)
+    entries = {e["local_device"]: e for e in baseline["kernels"]}
+    check(len(baseline["kernels"]) == 2 and set(entries) == set(own.values()),
+          f"calibrated/baseline.json: entries on {[e['local_device'] for e in baseline['kernels']]}"
+          f", expected one BM_triad on each of {sorted(own.values())}")
+    for runner, device in own.items():
+        e = entries[device]
+        k = load(work / runner / "all.json")["kernels"][0]
+        check(e["efficiency"] == k["verdict"]["efficiency"] and len(e["efficiency_runs"]) == 1,
+              f"calibrated/baseline.json: on {device} efficiency {e['efficiency']} from "
+              f"{len(e['efficiency_runs'])} runs, expected {runner}'s "
+              f"{k['verdict']['efficiency']} alone")
+        check(sorted(e["bounds"]) == sorted([device, "h100-sxm"]),
+              f"calibrated/baseline.json: on {device} bounds on {sorted(e['bounds'])}")
+    print("ok: calibrated/baseline.json holds each runner's own entry")
+
+
+def same_entries(a, b):
+    """Two baselines' kernels alike (their sources name the files they came from)."""
+    return a["kernels"] == b["kernels"]
+
+
+def run_calibrated(mode, perfgate, source, work):
+    """The calibrated runners (see the module's doc), in work/calibrated."""
+    work = work / "calibrated"
+    runner = Runner(perfgate, source, work)
+    hosts = runner.run_calibrated()
+    renamed_hosts = [hosts["runner-b"]]
+    runner.perfgate_cmd(["merge", "runner-a/all.json", "runner-b/all.json", "-o", "merged.json"],
+                        [0])
+    merged = load(work / "merged.json")
+    if mode == "merge":
+        check_calibrated_merged(merged, work, hosts)
+        md = runner.perfgate_cmd(["report", "merged.json", "--format", "md"], [0])
+        check_calibrated_md(md, hosts)
+        normalised, _ = normalise_document(merged, source, work, renamed_hosts)
+        expect_golden(source / "tests/data/golden/multi_runner", "calibrated_merged.json",
+                      to_text(normalised))
+        return
+    runner.perfgate_cmd(["baseline", "accept", "runner-a/all.json", "runner-b/all.json", "-o",
+                         "baseline.json"], [0])
+    runner.perfgate_cmd(["baseline", "accept", "merged.json", "-o", "from_merged.json"], [0])
+    baseline = load(work / "baseline.json")
+    check_calibrated_baseline(baseline, work, hosts)
+    check(same_entries(baseline, load(work / "from_merged.json")),
+          "calibrated: `baseline accept merged.json` gives other entries than accepting the "
+          "runners' all.json")
+    normalised, _ = normalise_document(baseline, source, work, renamed_hosts)
+    expect_golden(source / "tests/data/golden/multi_runner", "calibrated_baseline.json",
+                  to_text(normalised))
+    # This machine is runner-b's host: its triad times again are SAME against its own entry
+    # (0.19); against runner-a's (0.83) they would be 4x SLOWER.
+    triad = str(source / "tests/data/gbench" / CALIBRATED["runner-b"][1])
+    runner.perfgate_cmd(
+        ["run", "--collector", "profile", "--profile", triad, "--device",
+         "runner-b/local-cuda-0.json", "--device", "h100-sxm", "--baseline", "baseline.json",
+         "--report", "later.json"], [0],
+        "PASS  BM_triad .*SAME: [^\n]* on local-cuda-0: time ratio [0-9.]+x[^\n]*"
+        "\\(10 vs 10 samples\\)")
+    later = load(work / "later.json")["kernels"][0]["verdict"]["baseline_efficiency"]
+    want = [e["efficiency"] for e in baseline["kernels"]
+            if e["local_device"] == calibrated_ids(hosts)["runner-b"]]
+    check([later] == want, f"calibrated: a later run on runner-b's host was held to efficiency "
+                           f"{later}, expected runner-b's entry's {want}")
+    print("ok: a later run on runner-b's host is judged against runner-b's entry")
+
+
 def main(mode, perfgate, source, work):
     source, work = Path(source), Path(work)
     golden_dir = source / "tests/data/golden/multi_runner"
@@ -295,6 +479,7 @@ def main(mode, perfgate, source, work):
         check_merged_md(md)
         expect_golden(golden_dir, "merged.json", to_text(normalised))
         expect_golden(golden_dir, "merged.md", md)
+        run_calibrated(mode, perfgate, source, work)
     elif mode == "baseline":
         runner.perfgate_cmd(["baseline", "accept", "runner-h100/all.json", "runner-l40s/all.json",
                              "-o", "baseline.json"], [0], "wrote baseline\\.json")
@@ -302,6 +487,14 @@ def main(mode, perfgate, source, work):
         check_baseline(baseline, work)
         normalised, _ = normalise_document(baseline, source, work)
         expect_golden(golden_dir, "baseline.json", to_text(normalised))
+        # A merged report's kernels are each filed under their own runner's device.
+        runner.perfgate_cmd(["merge", "runner-h100/all.json", "runner-l40s/all.json",
+                             "-o", "merged.json"], [0])
+        runner.perfgate_cmd(["baseline", "accept", "merged.json", "-o", "from_merged.json"], [0])
+        check(same_entries(baseline, load(work / "from_merged.json")),
+              "`baseline accept merged.json` gives other entries than accepting the runners' "
+              "all.json")
+        print("ok: accepting the merged report gives the runners' baseline")
         # A later run on each GPU is judged against its own device's entry: the L40S runner's
         # triad times again are SAME (10 vs 10 samples of l40s), the same times on the H100 are
         # 1.3x slower than the H100's entry (SLOWER: exit 1).
@@ -313,6 +506,7 @@ def main(mode, perfgate, source, work):
                  "--device", other, "--baseline", "baseline.json"], [code],
                 verdict + f"[^\n]* on {local}: time ratio [0-9.]+x[^\n]*\\(10 vs 10 samples\\)")
         print("ok: later runs are judged against their own device's baseline entry")
+        run_calibrated(mode, perfgate, source, work)
     else:
         sys.exit(__doc__)
     return 0

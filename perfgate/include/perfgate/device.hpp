@@ -27,6 +27,8 @@ struct device_peaks {
   /// copy, triad, with and without non-temporal stores), 1e9 B/s. 0 when the file does not
   /// state it: then the largest of dram_gbs and the all-core `dram_*_gbs` pattern peaks.
   double dram_roof_gbs = 0;
+
+  friend bool operator==(const device_peaks&, const device_peaks&) = default;
 };
 
 struct device {

@@ -51,17 +51,25 @@ struct baseline {
   /// devices were recorded) stands for any. Null when there is none.
   [[nodiscard]] const baseline_kernel* find(std::string_view kernel,
                                             std::string_view local_device) const;
+  /// The kernel as measured on `local_device` of `host` (a run's meta.host): the entry renamed
+  /// device_id_on_host(local_device, host) where a baseline of several runners renamed that
+  /// host's device apart from another's of the same id, else find(kernel, local_device).
+  [[nodiscard]] const baseline_kernel* find(std::string_view kernel, std::string_view local_device,
+                                            std::string_view host) const;
   /// The local devices the baseline holds `kernel` on, in file order.
   [[nodiscard]] std::vector<std::string> devices_of(std::string_view kernel) const;
 };
 
-/// The baseline of a report (`perfgate baseline accept`).
+/// The baseline of a report (`perfgate baseline accept`): each kernel under the device its
+/// verdict names (a merged report's kernels each under its runner's), else the first device.
 [[nodiscard]] baseline baseline_from_report(const report& r, std::string source);
 /// The baseline of several reports (`perfgate baseline accept A.json B.json ...`): runs of the
-/// same tests, and the same tests on other runners. Per kernel and local device, every run's
-/// samples are kept as a run of their own, the efficiency is the median of the runs', the
-/// classes and work are the first run's. Throws usage_error for no report, or for reports of
-/// both format versions for one kernel and device (their efficiencies do not compare).
+/// same tests, and the same tests on other runners, whose devices are told apart as a merge does
+/// (with_distinct_device_ids: `local-cuda-0` of a second runner is `local-cuda-0@<its host>`).
+/// Per kernel and local device, every run's samples are kept as a run of their own, the
+/// efficiency is the median of the runs', the classes and work are the first run's. Throws
+/// usage_error for no report, or for reports of both format versions for one kernel and device
+/// (their efficiencies do not compare).
 [[nodiscard]] baseline baseline_from_reports(const std::vector<report>& runs, std::string source);
 [[nodiscard]] std::string baseline_to_json(const baseline& b);
 /// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.

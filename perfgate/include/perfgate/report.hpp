@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// \file
 /// A report (`perfgate-report/2`): for each kernel its parameters, its measurement, a
-/// prediction (with its roof) per device and a verdict. Reports only carry values the models computed; the
-/// writers never compute model values themselves.
+/// prediction (with its roof) per device and a verdict. Reports only carry values the models
+/// computed; the writers never compute model values themselves.
 #pragma once
 
 #include <perfgate/model.hpp>
@@ -102,9 +102,23 @@ struct report {
                                              const std::vector<device>& devices);
 
 /// One report from several (CI runners, one test per GPU): kernels are kept side by side, each
-/// with its origin ("file (host)"), devices are united by id. Throws usage_error for no parts.
+/// with its origin ("file (host)"), devices are united by id after with_distinct_device_ids.
+/// Throws usage_error for no parts.
 [[nodiscard]] report merge_reports(const std::vector<report>& parts,
                                    const std::vector<std::string>& files);
+
+/// The id a runner's device is renamed to where an earlier runner's other device holds its id:
+/// `<id>@<host>` ("local-cuda-0@runner-b").
+[[nodiscard]] std::string device_id_on_host(std::string_view id, std::string_view host);
+
+/// `parts` (several runs or runners, in order) with one id per device: a device whose id an
+/// earlier part's device holds is the same device when both ran on one host (a recalibration)
+/// or their contents (name, vendor, source, peaks) are equal (a built-in, a shared device file);
+/// else it is renamed device_id_on_host(id, its host) in its part: its entry in `devices`,
+/// `local_device`, each kernel's predictions and verdict device (the verdict's reasons keep the
+/// runner's words). A device's host is the one in the origin of a kernel judged on it (a merged
+/// part), else the part's meta.host; an unknown host is taken as the same.
+[[nodiscard]] std::vector<report> with_distinct_device_ids(std::vector<report> parts);
 
 /// Parse `perfgate-report/1` or `/2` (what compare, merge and baseline read). Throws
 /// input_error naming the file and key. The writers are in <perfgate/writers.hpp>.

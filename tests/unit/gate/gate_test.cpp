@@ -5,6 +5,7 @@
 #include <perfgate/writers.hpp>
 
 #include "clocked_kernel.hpp"
+#include "runner_report.hpp"
 
 #include <gtest/gtest.h>
 
@@ -32,13 +33,7 @@ perfgate::report one_kernel(double flops, double bytes, double time_s,
   return perfgate::predict_report(p, devices);
 }
 
-std::string reasons(const perfgate::report& r) {
-  std::string all;
-  for (const auto& s : r.kernels.at(0).result.reasons) {
-    all += s + "\n";
-  }
-  return all;
-}
+using perfgate::test::reasons;
 } // namespace
 
 TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
