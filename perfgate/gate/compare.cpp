@@ -16,13 +16,24 @@ namespace perfgate {
 namespace {
 using detail::fixed;
 
-const kernel_report* find_kernel(const report& r, const std::string& name) {
+// The kernel of `r` that `like` is compared with: the one of its name judged on the same device.
+// A merged report holds a kernel once per runner, so a name alone would pair one runner's
+// kernel with another's; a report with the name once pairs it whatever the device (one
+// runner's run against another's baseline, as before).
+const kernel_report* find_kernel(const report& r, const kernel_report& like) {
+  const kernel_report* by_name = nullptr;
+  std::size_t named = 0;
   for (const auto& k : r.kernels) {
-    if (k.name == name) {
+    if (k.name != like.name) {
+      continue;
+    }
+    if (k.result.device == like.result.device) {
       return &k;
     }
+    by_name = &k;
+    ++named;
   }
-  return nullptr;
+  return named == 1 ? by_name : nullptr;
 }
 
 std::optional<double> delta(const std::optional<double>& a, const std::optional<double>& b) {
@@ -108,7 +119,7 @@ comparison compare_reports(const report& base, const report& head, const compare
   for (const auto& h : head.kernels) {
     kernel_comparison k;
     k.name = h.name;
-    const kernel_report* b = find_kernel(base, h.name);
+    const kernel_report* b = find_kernel(base, h);
     if (b != nullptr && (!b->skip_reason.empty() || !h.skip_reason.empty())) {
       const bool in_head = !h.skip_reason.empty();
       k.warnings.push_back(std::string("not compared: cannot be judged in the ") +
@@ -123,7 +134,7 @@ comparison compare_reports(const report& base, const report& head, const compare
     c.kernels.push_back(std::move(k));
   }
   for (const auto& b : base.kernels) {
-    if (find_kernel(head, b.name) == nullptr) {
+    if (find_kernel(head, b) == nullptr) {
       kernel_comparison k;
       k.name = b.name;
       k.in_head = false;

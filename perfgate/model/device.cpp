@@ -503,7 +503,9 @@ const std::vector<device>& builtin_devices() {
 device resolve_device(std::string_view id_or_file) {
   const std::string arg(id_or_file);
   std::error_code ec;
-  if (std::filesystem::exists(arg, ec) || arg.ends_with(".json") ||
+  // A regular file only: a runner's artifact folder named like a built-in id (l40s/) must not
+  // shadow it.
+  if (std::filesystem::is_regular_file(arg, ec) || arg.ends_with(".json") ||
       arg.find('/') != std::string::npos) {
     return load_device_file(arg);
   }

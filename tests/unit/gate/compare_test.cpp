@@ -122,6 +122,31 @@ TEST(Compare, AddedAndRemovedKernelsWarn) {
   EXPECT_EQ(c.kernels[1].warnings[0], "kernel gone: in the base report only");
 }
 
+TEST(Compare, MergedReportsPairEachRunnersKernel) {
+  // One kernel on two runners: 0.8 of the roof on the first, 0.25 on the slower second GPU.
+  auto slow = dev(100.0, 20.0);
+  slow.id = "slow-gpu";
+  const auto merged = [&](double slow_time) {
+    auto a = gated({{"BM_triad", 1e8, 1e9, 62.5e-3}});
+    auto b = gated({{"BM_triad", 1e8, 1e9, slow_time}}, slow);
+    return perfgate::merge_reports({a, b}, {"a.json", "b.json"});
+  };
+  const auto same = perfgate::compare_reports(merged(200e-3), merged(200e-3));
+  EXPECT_FALSE(same.failed()); // by name alone, the second runner's 0.25 met the first's 0.8
+  ASSERT_EQ(same.kernels.size(), 2U);
+  for (const auto& k : same.kernels) {
+    EXPECT_TRUE(k.failures.empty()) << k.failures.front();
+    EXPECT_TRUE(k.warnings.empty()) << k.warnings.front();
+  }
+  const auto slower = perfgate::compare_reports(merged(200e-3), merged(400e-3));
+  EXPECT_TRUE(slower.failed());
+  // One runner's report against another's: the one kernel of the name is still compared.
+  const auto across = perfgate::compare_reports(gated({{"BM_triad", 1e8, 1e9, 62.5e-3}}),
+                                                gated({{"BM_triad", 1e8, 1e9, 62.5e-3}}, slow));
+  ASSERT_EQ(across.kernels.size(), 1U);
+  EXPECT_TRUE(across.kernels[0].in_base);
+}
+
 TEST(Merge, KeepsOriginsAndUnitesDevices) {
   auto a = gated({base_kernels[0]});
   a.meta.host = "runner-a";

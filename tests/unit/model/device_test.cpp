@@ -10,6 +10,8 @@
 #include <fstream>
 #include <set>
 
+#include <unistd.h>
+
 namespace {
 using nlohmann::json;
 
@@ -147,6 +149,27 @@ TEST(Device, DatasheetPeaksFollowPerSmRatesTimesSmsTimesClock) {
   EXPECT_NEAR(h100.peaks.fp64_gflops, 64 * 2 * 132 * 1.98, 1e-6);
   EXPECT_NEAR(h100.peaks.ldst_ginst, 32 * 132 * 1.98, 1e-6);
   EXPECT_EQ(h100.peaks.dram_gbs, 3350.0);
+}
+
+TEST(Device, AFolderNamedLikeABuiltInIdDoesNotShadowIt) {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("perfgate-shadow-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "l40s");
+  const fs::path before = fs::current_path();
+  fs::current_path(dir);
+  std::string name;
+  try {
+    name = perfgate::resolve_device("l40s").name; // a runner's artifact folder is here
+  } catch (...) {
+    fs::current_path(before);
+    fs::remove_all(dir);
+    throw;
+  }
+  fs::current_path(before);
+  fs::remove_all(dir);
+  EXPECT_EQ(name, perfgate::resolve_device("l40s").name);
+  EXPECT_NE(name.find("L40S"), std::string::npos);
 }
 
 TEST(Device, ResolveByIdOrFileAndRejectUnknownIds) {
