@@ -171,8 +171,9 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
   GPU (``CUDA_VISIBLE_DEVICES``, ``ROCR_VISIBLE_DEVICES``) and gated against that GPU's own
   calibration, ``<build>/perfgate/gpu-<id>.json``, measured by the first test given the GPU
   (their CTest ``TIMEOUT`` has 600 s more for it). Without one, the module makes CTest use
-  ``<build>/perfgate/one-gpu.json``, one GPU called ``default``, unless ``CTEST_RESOURCE_SPEC_FILE``
-  is set already: GPU perf tests then run one at a time on the default GPU. A specification of
+  ``<build>/CMakeFiles/perfgate/one-gpu.json``, one GPU called ``default``, unless
+  ``CTEST_RESOURCE_SPEC_FILE`` is set already: GPU perf tests then run one at a time on the
+  default GPU. A specification of
   your own must list ``gpus``, or CTest refuses to run GPU perf tests for want of resources.
 
   .. note::
@@ -211,7 +212,9 @@ set(PERFGATE_RESOURCE_SPEC_FILE "" CACHE FILEPATH
 if(PERFGATE_RESOURCE_SPEC_FILE)
   set(CTEST_RESOURCE_SPEC_FILE "${PERFGATE_RESOURCE_SPEC_FILE}")
 elseif(NOT DEFINED CTEST_RESOURCE_SPEC_FILE)
-  set(CTEST_RESOURCE_SPEC_FILE "${CMAKE_BINARY_DIR}/perfgate/one-gpu.json")
+  # Beside CMake's own files, not in <build>/perfgate: removing the calibrations there must not
+  # leave CTest without its specification (it would then run no test at all).
+  set(CTEST_RESOURCE_SPEC_FILE "${CMAKE_BINARY_DIR}/CMakeFiles/perfgate/one-gpu.json")
   file(CONFIGURE OUTPUT "${CTEST_RESOURCE_SPEC_FILE}" CONTENT
        [[{"version": {"major": 1, "minor": 0}, "local": [{"gpus": [{"id": "default", "slots": 1}]}]}
 ]])

@@ -122,7 +122,7 @@ foreach(check
     "on_cpu|RESOURCE_LOCK \"perfgate_cpu\""
     "on_cpu|TIMEOUT \"630\""
     "calibrate|RESOURCE_GROUPS \"gpus:1\""
-    "tests|set(CTEST_RESOURCE_SPEC_FILE \"${WORK}/resources/build/perfgate/one-gpu.json\")")
+    "tests|set(CTEST_RESOURCE_SPEC_FILE \"${WORK}/resources/build/CMakeFiles/perfgate/one-gpu.json\")")
   string(REPLACE "|" ";" parts "${check}")
   list(GET parts 0 test)
   list(GET parts 1 expected)
@@ -135,7 +135,7 @@ string(FIND "${on_cpu}" "--gpu-calibrations" at)
 if(NOT at EQUAL -1)
   message(FATAL_ERROR "a CPU perf test got --gpu-calibrations:\n${on_cpu}")
 endif()
-file(READ "${WORK}/resources/build/perfgate/one-gpu.json" one_gpu)
+file(READ "${WORK}/resources/build/CMakeFiles/perfgate/one-gpu.json" one_gpu)
 string(JSON id GET "${one_gpu}" local 0 gpus 0 id)
 if(NOT id STREQUAL "default")
   message(FATAL_ERROR "one-gpu.json lists '${id}', expected the GPU 'default':\n${one_gpu}")
