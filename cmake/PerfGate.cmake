@@ -38,6 +38,8 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [MIN_EFFICIENCY <0..1>]
                         [MAX_EFFICIENCY <x>]
                         [EXPECT_BOUND memory|compute|latency]
+                        [PIPELINE_IDG <k.idg.json>...]
+                        [PIPELINE_LATENCIES <lat.json>]
                         [BASELINE <report.json>]
                         [MAX_EFFICIENCY_DROP <0..1>]
                         [CONFIDENCE <0.5..0.9999>]
@@ -110,6 +112,14 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     instruction graph and the device's latencies (docs/pipeline.md), a kernel under 10 us per
     invocation (latency-bound by duration) meets it and any other warns that the class is
     unavailable; it never fails on a guess.
+
+  ``PIPELINE_IDG <k.idg.json>...`` and ``PIPELINE_LATENCIES <lat.json>``
+    The pipeline model in the gate (docs/pipeline.md): each instruction dependence graph
+    (``perfgate pipeline idg``) is simulated at its kernel's launch on the local device with
+    these latencies (``perfgate calibrate --latencies``). Where the model finds the kernel
+    latency-bound, that is its class: ``EXPECT_BOUND latency`` is met or fails by it, and
+    ``MIN_EFFICIENCY`` applies against the model's time instead of the roof. Needs a collector
+    that records launches (cupti, ncu, or a recorded profile with them). The two go together.
 
   ``BASELINE <report.json>``
     A report (or ``perfgate baseline accept`` output) to compare with: a class flip on any
@@ -349,8 +359,9 @@ function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET LOCAL_DEVICE)
-  set(multi_value ARGS DEVICES LABELS)
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET LOCAL_DEVICE
+      PIPELINE_LATENCIES)
+  set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
 
   set(name "${target}")
@@ -362,7 +373,8 @@ function(add_perf_prediction target)
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
                    "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE REPORT_DIR LABELS TIMEOUT)")
+                   "KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
+                   "LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
@@ -402,6 +414,12 @@ function(add_perf_prediction target)
       _perfgate_fail(${name} "LOCAL_DEVICE is for Google Benchmark binaries (COLLECTOR gbench); "
                      "the ${collector} collector's device is fixed")
     endif()
+  endif()
+  if(DEFINED arg_PIPELINE_IDG AND NOT DEFINED arg_PIPELINE_LATENCIES)
+    _perfgate_fail(${name} "PIPELINE_IDG needs PIPELINE_LATENCIES, the local device's latencies")
+  endif()
+  if(DEFINED arg_PIPELINE_LATENCIES AND NOT DEFINED arg_PIPELINE_IDG)
+    _perfgate_fail(${name} "PIPELINE_LATENCIES needs PIPELINE_IDG, the kernels' graphs")
   endif()
   if(arg_PROFILE AND NOT collector STREQUAL "profile")
     _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
@@ -534,6 +552,12 @@ function(add_perf_prediction target)
   endif()
   if(DEFINED arg_EXPECT_BOUND)
     list(APPEND command --expect-bound "${arg_EXPECT_BOUND}")
+  endif()
+  foreach(idg IN LISTS arg_PIPELINE_IDG)
+    list(APPEND command --idg "${idg}")
+  endforeach()
+  if(DEFINED arg_PIPELINE_LATENCIES)
+    list(APPEND command --latencies "${arg_PIPELINE_LATENCIES}")
   endif()
   if(arg_BASELINE)
     list(APPEND command --baseline "${arg_BASELINE}")

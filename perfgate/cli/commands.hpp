@@ -3,12 +3,15 @@
 // that runs once parsing succeeded; actions return the process exit code.
 #pragma once
 
+#include <perfgate/device.hpp>
+#include <perfgate/pipeline.hpp>
 #include <perfgate/profile.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,6 +60,22 @@ struct latency_fit_request {
   int warp_size = 32;
 };
 [[nodiscard]] std::string fit_latencies(const latency_fit_request& request);
+
+/// The resident groups of a perfgate-idg/1 graph's launch: from its arch and resources
+/// (`perfgate pipeline idg`), `threads_per_group` and the launch's dynamic shared memory.
+[[nodiscard]] pipeline::occupancy graph_occupancy(const std::string& idg_text,
+                                                  const std::string& file,
+                                                  std::uint64_t threads_per_group,
+                                                  std::uint64_t dynamic_shared);
+
+/// `run --idg FILE... --latencies FILE`: each graph's kernel of the profile simulated at its
+/// launch (grid, block) on the local device's compute units, at the occupancy its registers and
+/// shared memory allow, in order with 4 dispatches per cycle; by kernel name. A graph whose
+/// kernel is not in the profile is an error; a kernel without its launch configuration is
+/// left out, saying so.
+[[nodiscard]] std::map<std::string, pipeline::launch_estimate, std::less<>>
+pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
+                   const profile& p, const device& local);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

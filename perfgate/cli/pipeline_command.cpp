@@ -258,23 +258,11 @@ pipeline::occupancy resident_groups(const simulate_options& o, const std::string
     const auto r = std::from_chars(o.occupancy.data(), o.occupancy.data() + o.occupancy.size(), n);
     if (r.ec != std::errc() || r.ptr != o.occupancy.data() + o.occupancy.size() || n == 0) {
       throw usage_error("--occupancy '" + o.occupancy +
-                        "': expected the resident groups (a number > 0) or "
-                        "auto");
+                        "': expected the resident groups (a number > 0) or auto");
     }
     return {n, "given"};
   }
-  const nlohmann::json doc = detail::json_fields::parse(idg_text, o.idg_file);
-  const detail::json_fields root(doc, o.idg_file, "");
-  if (!root.has("arch") || !root.has("resources")) {
-    throw usage_error("--occupancy auto needs the graph's arch and resources, which "
-                      "`perfgate pipeline idg --cubin` (or --res-usage) writes; " +
-                      o.idg_file + " has " + (root.has("arch") ? "no resources" : "no arch"));
-  }
-  const detail::json_fields res = root.object("resources");
-  pipeline::kernel_resources k;
-  k.registers_per_thread = static_cast<std::uint32_t>(res.count("registers_per_thread"));
-  k.shared_bytes_per_group = res.count("shared_bytes_per_group") + o.dynamic_shared;
-  return pipeline::nvidia_occupancy(root.string("arch"), o.threads_per_group, k);
+  return graph_occupancy(idg_text, o.idg_file, o.threads_per_group, o.dynamic_shared);
 }
 
 int run_simulate(const simulate_options& o) {
@@ -479,6 +467,94 @@ int run_idg(const idg_options& o) {
   return 0;
 }
 } // namespace
+
+pipeline::occupancy graph_occupancy(const std::string& idg_text, const std::string& file,
+                                    std::uint64_t threads_per_group, std::uint64_t dynamic_shared) {
+  const nlohmann::json doc = detail::json_fields::parse(idg_text, file);
+  const detail::json_fields root(doc, file, "");
+  if (!root.has("arch") || !root.has("resources")) {
+    throw usage_error("--occupancy auto needs the graph's arch and resources, which `perfgate "
+                      "pipeline idg --cubin` (or --res-usage) writes; " +
+                      file + " has " + (root.has("arch") ? "no resources" : "no arch"));
+  }
+  const detail::json_fields res = root.object("resources");
+  pipeline::kernel_resources k;
+  k.registers_per_thread = static_cast<std::uint32_t>(res.count("registers_per_thread"));
+  k.shared_bytes_per_group = res.count("shared_bytes_per_group") + dynamic_shared;
+  return pipeline::nvidia_occupancy(root.string("arch"), threads_per_group, k);
+}
+
+std::map<std::string, pipeline::launch_estimate, std::less<>>
+pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
+                   const profile& p, const device& local) {
+  std::map<std::string, pipeline::launch_estimate, std::less<>> out;
+  const std::string lat_text = read_text_file(latencies_file);
+  const auto latencies = pipeline::latencies_from_json(lat_text, latencies_file);
+  const nlohmann::json lat_doc = detail::json_fields::parse(lat_text, latencies_file);
+  double clock_hz = 0;
+  if (lat_doc.contains("clock_hz") && lat_doc.at("clock_hz").is_number()) {
+    clock_hz = lat_doc.at("clock_hz").get<double>();
+  } else if (local.sm_clock_mhz) {
+    clock_hz = *local.sm_clock_mhz * 1e6;
+  }
+  if (!(clock_hz > 0)) {
+    throw input_error(latencies_file, "clock_hz",
+                      "no clock to turn cycles into seconds, and the local device " + local.id +
+                          " has none either");
+  }
+  if (local.compute_units == 0) {
+    throw usage_error("--idg: the local device " + local.id +
+                      " does not say how many compute units it has");
+  }
+  const auto base_name = [](const std::string& n) { return n.substr(0, n.find('(')); };
+  for (const auto& file : idg_files) {
+    const std::string text = read_text_file(file);
+    const auto graph = pipeline::idg_from_json(text, file, latencies);
+    const nlohmann::json doc = detail::json_fields::parse(text, file);
+    const std::string kernel =
+        cupti::demangle(detail::json_fields(doc, file, "").string("kernel").c_str());
+    bool matched = false;
+    for (const auto& k : p.kernels) {
+      if (k.name != kernel && base_name(k.name) != base_name(kernel)) {
+        continue;
+      }
+      matched = true;
+      if (!k.launch) {
+        std::cerr << "perfgate: " << file << ": " << k.name
+                  << " has no launch configuration in the profile (grid, block): the pipeline "
+                     "model cannot simulate it\n";
+        continue;
+      }
+      const auto& l = *k.launch;
+      const std::uint64_t threads = l.block[0] * l.block[1] * l.block[2];
+      const std::uint64_t groups = l.grid[0] * l.grid[1] * l.grid[2];
+      const auto occupancy = graph_occupancy(text, file, threads, 0);
+      pipeline::sim_config c;
+      c.warps_per_group = (threads + 31) / 32;
+      c.groups = pipeline::groups_per_compute_unit(groups, local.compute_units);
+      c.resident_groups = occupancy.groups;
+      c.in_order = true; // an SM issues each warp's instructions in order
+      c.issue_width = 4; // one dispatch per sub-partition (Volta and later)
+      const auto r = pipeline::simulate(graph, c);
+      pipeline::launch_estimate e;
+      e.idg = file;
+      e.cycles = r.cycles;
+      e.seconds = r.cycles / clock_hz;
+      e.utilisation = r.utilisation;
+      e.busiest = r.busiest;
+      e.theta = c.theta;
+      e.latency_bound = r.latency_bound;
+      e.resident_groups = occupancy.groups;
+      e.limited_by = occupancy.limited_by;
+      e.warps_per_group = c.warps_per_group;
+      out[k.name] = e;
+    }
+    if (!matched) {
+      throw usage_error("--idg " + file + ": its kernel " + kernel + " is not in the profile");
+    }
+  }
+  return out;
+}
 
 std::string fit_latencies(const latency_fit_request& request) {
   fit_options o;

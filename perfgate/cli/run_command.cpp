@@ -54,6 +54,8 @@ struct run_options {
   bool keep_warm_up = false;
   bool flush_l2 = false;
   std::string gpu_calibrations;
+  std::vector<std::string> idg_files;
+  std::string latencies_file;
   std::vector<std::string> program;
 };
 
@@ -367,6 +369,13 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "specification, `perfgate resources`): gate on DIR/gpu-<id>.json instead of "
                   "the first --device, calibrating that GPU first when the file is missing or "
                   "older than perfgate");
+  cmd->add_option("--idg", o->idg_files,
+                  "A kernel's instruction dependence graph (perfgate pipeline idg): the pipeline "
+                  "model simulates its launch on the local device; where it is latency-bound, "
+                  "that is its class and MIN_EFFICIENCY applies against the model's time");
+  cmd->add_option("--latencies", o->latencies_file,
+                  "With --idg: the local device's latencies (perfgate calibrate --latencies, "
+                  "perfgate pipeline fit)");
   cmd->footer("After --: PROGRAM [ARGS...], the program to run, its arguments passed untouched");
   return [o, argv, program]() {
     o->program = program;
@@ -400,6 +409,13 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     }
     if (const int missing = check_gated_kernels_present(p, o->kernels); missing != 0) {
       return missing;
+    }
+    if (!o->idg_files.empty() || !o->latencies_file.empty()) {
+      if (o->idg_files.empty() || o->latencies_file.empty()) {
+        throw usage_error("--idg and --latencies go together: the pipeline model needs the "
+                          "kernel's graph and the device's latencies");
+      }
+      policy.pipeline = pipeline_estimates(o->idg_files, o->latencies_file, p, devices.front());
     }
     report r = predict_report(p, devices, o->kernels, true);
     r.meta = make_run_meta("run", argv);

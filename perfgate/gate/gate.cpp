@@ -330,6 +330,17 @@ void hull_verdict(const hull_policy& h, const hull::species& s, double max_effic
   }
 }
 
+// "latency-bound by the pipeline model: utilisation 0.31 of gmem (theta 0.80) at 2 resident
+// groups of 32 warps (limited by warps), 1.2 ms per launch (sgemm.idg.json)".
+std::string describe_estimate(const pipeline::launch_estimate& e) {
+  return std::string(e.latency_bound ? "latency" : "throughput") +
+         "-bound by the pipeline model: utilisation " + detail::fixed(e.utilisation, 2) + " of " +
+         std::string(pipeline::to_string(e.busiest)) + " (theta " + detail::fixed(e.theta, 2) +
+         ") at " + std::to_string(e.resident_groups) + " resident group" +
+         (e.resident_groups == 1 ? "" : "s") + " of " + std::to_string(e.warps_per_group) +
+         " warps (limited by " + e.limited_by + "), " + detail::duration(e.seconds) +
+         " per launch (" + e.idg + ")";
+}
 } // namespace
 
 void apply_gate(report& r, const gate_policy& policy) {
@@ -367,13 +378,31 @@ void apply_gate(report& r, const gate_policy& policy) {
                    detail::duration(p.predicted_time_s);
       }
       const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
-      const bool latency = per_invocation < policy.latency_floor_s;
+      const auto estimate = policy.pipeline.find(k.name);
+      const pipeline::launch_estimate* model =
+          estimate == policy.pipeline.end() ? nullptr : &estimate->second;
+      const bool latency = model == nullptr && per_invocation < policy.latency_floor_s;
       // Until the pipeline model has the kernel's instruction graph, duration is the evidence.
       const std::string latency_class =
           "latency-bound by duration: " + detail::duration(per_invocation) +
           " per invocation, under the " + detail::duration(policy.latency_floor_s) +
           " threshold (launch overhead, tails, clocks ramping), where the roof does not apply";
-      if (policy.min_efficiency && e < *policy.min_efficiency) {
+      if (model != nullptr && model->latency_bound) {
+        // The roof does not bound a latency-bound kernel: the pipeline model's time does.
+        const double pe = model->seconds / per_invocation;
+        notes.push_back("efficiency " + ratio(e) + " against the roof" + on + ": " + numbers);
+        const std::string what = "efficiency " + ratio(pe) + " against the pipeline model's " +
+                                 detail::duration(model->seconds) + on + "; " +
+                                 describe_estimate(*model);
+        if (policy.min_efficiency && pe < *policy.min_efficiency) {
+          failures.push_back(what + ", below MIN_EFFICIENCY " + ratio(*policy.min_efficiency));
+        } else if (pe > policy.max_efficiency) {
+          failures.push_back(what + ", above MAX_EFFICIENCY " + ratio(policy.max_efficiency) +
+                             ": the kernel beats the model, so its latencies or graph are wrong");
+        } else {
+          notes.push_back(what);
+        }
+      } else if (policy.min_efficiency && e < *policy.min_efficiency) {
         const std::string what = "efficiency " + ratio(e) + " below MIN_EFFICIENCY " +
                                  ratio(*policy.min_efficiency) + on + ": " + numbers;
         if (latency) {
@@ -388,13 +417,23 @@ void apply_gate(report& r, const gate_policy& policy) {
                            "(recalibrate) or the declared work is too small");
       } else {
         notes.push_back("efficiency " + ratio(e) + on + ": " + numbers +
-                        (latency ? "; " + latency_class : ""));
+                        (latency ? "; " + latency_class : "") +
+                        (model != nullptr ? "; " + describe_estimate(*model) : ""));
       }
     } else {
       notes.push_back("no measured time: prediction only");
     }
 
-    if (policy.expect_latency && k.measured && k.measured->time_s > 0) {
+    const auto estimate = policy.pipeline.find(k.name);
+    if (policy.expect_latency && estimate != policy.pipeline.end()) {
+      if (estimate->second.latency_bound) {
+        notes.push_back("latency-bound as expected" + on + ": " +
+                        describe_estimate(estimate->second));
+      } else {
+        failures.push_back("expected latency-bound" + on + ", found " +
+                           describe_estimate(estimate->second));
+      }
+    } else if (policy.expect_latency && k.measured && k.measured->time_s > 0) {
       const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
       const std::string duration = detail::duration(per_invocation) + " per invocation";
       if (per_invocation < policy.latency_floor_s) {

@@ -33,6 +33,8 @@ set(cases
   "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
   "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
   "LOCAL_DEVICE tpu|LOCAL_DEVICE must be cpu or gpu, got \"tpu\""
+  "PIPELINE_IDG k.idg.json|PIPELINE_IDG needs PIPELINE_LATENCIES"
+  "PIPELINE_LATENCIES l.json|PIPELINE_LATENCIES needs PIPELINE_IDG"
   "COLLECTOR cupti LOCAL_DEVICE cpu|LOCAL_DEVICE is for Google Benchmark binaries (COLLECTOR gbench)"
   "TIMEOUT 0|TIMEOUT must be at least 1"
   "HULL_SPECIES 8-element-classes|HULL_SPECIES needs HULL_F"
@@ -106,7 +108,8 @@ message(STATUS "ok: capitals far from keywords are values; CTest's TIMEOUT is pe
 # Devices kept apart: CPU perf tests share a lock; GPU perf tests (and the GPU calibration)
 # request one CTest "gpus" resource each, with 600 s more for calibrating the GPU they are given,
 # and CTest uses the one-GPU specification unless PERFGATE_RESOURCE_SPEC_FILE names another.
-configure_calls(resources "add_perf_prediction(bench NAME on_gpu COLLECTOR gbench LOCAL_DEVICE gpu)
+configure_calls(resources "add_perf_prediction(bench NAME on_gpu COLLECTOR gbench LOCAL_DEVICE gpu
+                    PIPELINE_IDG a.idg.json b.idg.json PIPELINE_LATENCIES lat.json)
 add_perf_prediction(bench NAME on_cpu COLLECTOR gbench LOCAL_DEVICE cpu)")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the LOCAL_DEVICE calls failed to configure:\n${err}")
@@ -118,6 +121,7 @@ string(REGEX MATCH "add_test\\(\\[=\\[perfgate.calibrate.gpu\\]=\\][^\n]*\n[^\n]
 foreach(check
     "on_gpu|\"--gpu-calibrations\" \"${WORK}/resources/build/perfgate\""
     "on_gpu|RESOURCE_GROUPS \"gpus:1\""
+    "on_gpu|\"--idg\" \"a.idg.json\" \"--idg\" \"b.idg.json\" \"--latencies\" \"lat.json\""
     "on_gpu|TIMEOUT \"1230\""
     "on_cpu|RESOURCE_LOCK \"perfgate_cpu\""
     "on_cpu|TIMEOUT \"630\""

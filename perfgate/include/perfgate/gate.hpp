@@ -8,6 +8,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/hull.hpp>
 #include <perfgate/model.hpp>
+#include <perfgate/pipeline.hpp>
 #include <perfgate/report.hpp>
 
 #include <map>
@@ -111,6 +112,10 @@ struct gate_policy {
   /// efficiency there is a warning.
   double latency_floor_s = 10e-6;
   std::optional<hull_policy> hull; ///< HULL_SPECIES / HULL_F
+  /// The pipeline model's estimate of a kernel's launch on the local device, by kernel name
+  /// (`run --idg`): where it finds the kernel latency-bound, that is its class (EXPECT_BOUND
+  /// latency is met or fails by it) and MIN_EFFICIENCY applies against the model's time.
+  std::map<std::string, pipeline::launch_estimate, std::less<>> pipeline;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one).

@@ -139,6 +139,21 @@ struct sim_result {
 /// non-positive latency.
 [[nodiscard]] sim_result simulate(const idg& g, const sim_config& config);
 
+/// A kernel's launch through the pipeline model on one device: what the gate needs to call a
+/// kernel latency-bound from its instruction graph rather than from its duration.
+struct launch_estimate {
+  std::string idg;    ///< the graph's file
+  double seconds = 0; ///< the launch's simulated time (cycles at the clock)
+  double cycles = 0;
+  double utilisation = 0; ///< of the busiest pipe
+  unit busiest = unit::alu;
+  double theta = 0.8;
+  bool latency_bound = false;        ///< utilisation < theta
+  std::uint64_t resident_groups = 0; ///< per compute unit
+  std::string limited_by;            ///< what decided it
+  std::uint64_t warps_per_group = 0;
+};
+
 /// Latencies by instruction class, read from `perfgate-latencies/1` (what `perfgate pipeline fit`
 /// writes). Throws input_error naming `file` and the key.
 [[nodiscard]] std::map<std::string, latency, std::less<>>

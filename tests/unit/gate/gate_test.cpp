@@ -561,3 +561,43 @@ TEST(Gate, NonFiniteEfficiencyIsAnError) {
         << e.what();
   }
 }
+
+TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
+  // Roof 50 ms; measured 62.5 ms (0.80 of the roof). The model: 25 ms per launch.
+  perfgate::pipeline::launch_estimate model;
+  model.idg = "k.idg.json";
+  model.seconds = 25e-3;
+  model.utilisation = 0.3;
+  model.busiest = perfgate::pipeline::unit::gmem;
+  model.resident_groups = 2;
+  model.limited_by = "registers";
+  model.warps_per_group = 8;
+  model.latency_bound = true;
+  perfgate::gate_policy policy;
+  policy.min_efficiency = 0.5;
+  policy.expect_latency = true;
+  policy.pipeline["BM_kernel"] = model;
+  // Latency-bound by the model: MIN_EFFICIENCY holds against its 25 ms (0.40), not the roof.
+  auto r = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::apply_gate(r, policy);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(r).find("efficiency 0.40 against the pipeline model's 25.000 ms on local-cpu; "
+                            "latency-bound by the pipeline model: utilisation 0.30 of gmem (theta "
+                            "0.80) at 2 resident groups of 8 warps (limited by registers), "
+                            "25.000 ms per launch (k.idg.json), below MIN_EFFICIENCY 0.50"),
+            std::string::npos)
+      << reasons(r);
+  EXPECT_NE(reasons(r).find("latency-bound as expected on local-cpu"), std::string::npos);
+  // Throughput-bound by the model: the roof's efficiency decides (0.80 passes), and a kernel
+  // expected latency-bound fails, whatever its duration.
+  policy.pipeline["BM_kernel"].latency_bound = false;
+  policy.pipeline["BM_kernel"].utilisation = 0.95;
+  auto t = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::apply_gate(t, policy);
+  EXPECT_EQ(t.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(t).find("expected latency-bound on local-cpu, found throughput-bound by the "
+                            "pipeline model: utilisation 0.95"),
+            std::string::npos)
+      << reasons(t);
+  EXPECT_EQ(reasons(t).find("below MIN_EFFICIENCY"), std::string::npos);
+}
