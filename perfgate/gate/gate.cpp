@@ -170,6 +170,11 @@ baseline baseline_from_report(const report& r, std::string source) {
     for (const auto& p : k.predictions) {
       bk.bounds[p.device] = gated_bound(p);
     }
+    if (k.pipeline) {
+      bk.latency_bound = k.pipeline->latency_bound;
+      bk.resident_groups = k.pipeline->resident_groups;
+      bk.occupancy_limit = k.pipeline->limited_by;
+    }
     b.kernels.push_back(std::move(bk));
   }
   return b;
@@ -243,6 +248,11 @@ std::string baseline_to_json(const baseline& b) {
     if (!k.clock_limits.empty()) {
       jk["clock_limits"] = k.clock_limits;
     }
+    if (k.latency_bound) {
+      jk["pipeline"] = {{"latency_bound", *k.latency_bound},
+                        {"resident_groups", k.resident_groups},
+                        {"limited_by", k.occupancy_limit}};
+    }
     j["kernels"].push_back(std::move(jk));
   }
   return j.dump(2) + "\n";
@@ -286,6 +296,12 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     }
     if (k.has("clock_limits")) {
       bk.clock_limits = k.strings("clock_limits");
+    }
+    if (k.has("pipeline")) {
+      const auto model = k.object("pipeline");
+      bk.latency_bound = model.boolean("latency_bound");
+      bk.resident_groups = model.count("resident_groups");
+      bk.occupancy_limit = model.string("limited_by");
     }
     const auto bounds = k.object("bounds");
     for (const auto& [dev, value] : bounds.raw().items()) {
@@ -425,6 +441,9 @@ void apply_gate(report& r, const gate_policy& policy) {
     }
 
     const auto estimate = policy.pipeline.find(k.name);
+    if (estimate != policy.pipeline.end()) {
+      k.pipeline = estimate->second; // kept in the report for a later run's baseline
+    }
     if (policy.expect_latency && estimate != policy.pipeline.end()) {
       if (estimate->second.latency_bound) {
         notes.push_back("latency-bound as expected" + on + ": " +
@@ -488,6 +507,21 @@ void apply_gate(report& r, const gate_policy& policy) {
           } else {
             failures.push_back(what);
           }
+        }
+        if (const auto now = policy.pipeline.find(k.name);
+            now != policy.pipeline.end() && b->latency_bound &&
+            *b->latency_bound != now->second.latency_bound) {
+          const auto& e = now->second;
+          const std::string what =
+              std::string("class changed") + on +
+              " by the pipeline model: " + (*b->latency_bound ? "latency" : "throughput") +
+              "-bound -> " + (e.latency_bound ? "latency" : "throughput") +
+              "-bound, resident groups " + std::to_string(b->resident_groups) + " (limited by " +
+              b->occupancy_limit + ") -> " + std::to_string(e.resident_groups) + " (limited by " +
+              e.limited_by + "); utilisation " + detail::fixed(e.utilisation, 2) + " of " +
+              std::string(pipeline::to_string(e.busiest));
+          // Turning latency-bound (fewer warps to hide latency) is the regression to catch.
+          (e.latency_bound ? failures : notes).push_back(what);
         }
         const bool comparable = b->against_roof == (p.roof.has_value());
         // Not an entry without a device (it stands for any): one of this device, maybe renamed.

@@ -14,6 +14,25 @@
 namespace perfgate {
 
 namespace {
+// A kernel's `pipeline` block (run --idg): the model's estimate of its launch.
+pipeline::launch_estimate pipeline_from(const detail::json_fields& f) {
+  pipeline::launch_estimate e;
+  e.idg = f.string("idg");
+  e.seconds = f.positive("seconds");
+  e.cycles = f.positive("cycles");
+  e.utilisation = f.fraction("utilisation");
+  e.busiest =
+      f.one_of("busiest_pipe", {pipeline::unit::alu, pipeline::unit::fp64, pipeline::unit::sfu,
+                                pipeline::unit::lmem, pipeline::unit::gmem, pipeline::unit::sync,
+                                pipeline::unit::tensor});
+  e.theta = f.fraction("theta");
+  e.latency_bound = f.boolean("latency_bound");
+  e.resident_groups = f.count("resident_groups");
+  e.limited_by = f.string("limited_by");
+  e.warps_per_group = f.count("warps_per_group");
+  return e;
+}
+
 using detail::json_fields;
 
 std::optional<double> optional_number(const json_fields& f, std::string_view key) {
@@ -233,6 +252,9 @@ report report_from_json(std::string_view text, const std::string& file) {
       kr.result.change = cv;
     }
     kr.origin = k.string_or("origin", "");
+    if (k.has("pipeline")) {
+      kr.pipeline = pipeline_from(k.object("pipeline"));
+    }
     r.kernels.push_back(std::move(kr));
   }
   return r;

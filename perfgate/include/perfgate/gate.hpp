@@ -11,6 +11,7 @@
 #include <perfgate/pipeline.hpp>
 #include <perfgate/report.hpp>
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,11 @@ struct baseline_kernel {
   /// another clock is warned about (its times are not the baseline's kind of times).
   std::optional<double> sm_clock_mhz;
   std::vector<std::string> clock_limits;
+  /// The pipeline model's class and occupancy on the local device, when it was gated with one
+  /// (`run --idg`): a later run that turns latency-bound is a class change naming them.
+  std::optional<bool> latency_bound;
+  std::uint64_t resident_groups = 0;
+  std::string occupancy_limit;
 };
 
 /// Kernels keyed by name and local device: one baseline may hold the same kernel measured on

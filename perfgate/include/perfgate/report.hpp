@@ -6,6 +6,7 @@
 #pragma once
 
 #include <perfgate/model.hpp>
+#include <perfgate/pipeline.hpp>
 #include <perfgate/profile.hpp>
 #include <perfgate/run_meta.hpp>
 #include <perfgate/statistics.hpp>
@@ -53,6 +54,9 @@ struct kernel_report {
   std::vector<prediction> predictions; ///< one per device, in the order the devices were given
   verdict result;
   std::string origin; ///< merged reports: the report (and host) this kernel came from
+  /// The pipeline model's estimate of its launch on the local device (`run --idg`), when gated
+  /// with one: what a later run's class is compared with.
+  std::optional<pipeline::launch_estimate> pipeline;
 };
 
 struct report {

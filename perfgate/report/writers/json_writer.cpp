@@ -164,6 +164,19 @@ std::string report_to_json(const report& r) {
     if (!k.origin.empty()) {
       jk["origin"] = k.origin;
     }
+    if (k.pipeline) {
+      const auto& e = *k.pipeline;
+      jk["pipeline"] = {{"idg", e.idg},
+                        {"seconds", e.seconds},
+                        {"cycles", e.cycles},
+                        {"utilisation", e.utilisation},
+                        {"busiest_pipe", pipeline::to_string(e.busiest)},
+                        {"theta", e.theta},
+                        {"latency_bound", e.latency_bound},
+                        {"resident_groups", e.resident_groups},
+                        {"limited_by", e.limited_by},
+                        {"warps_per_group", e.warps_per_group}};
+    }
     j["kernels"].push_back(std::move(jk));
   }
   // Names and arguments come from programs and profilers: bytes that are not UTF-8 become

@@ -34,6 +34,23 @@ perfgate::report one_kernel(double flops, double bytes, double time_s,
 }
 
 using perfgate::test::reasons;
+
+// The pipeline model's estimate of BM_kernel's launch: `seconds` per launch, 8 warps per group.
+perfgate::pipeline::launch_estimate estimate(double seconds, bool latency_bound, double u,
+                                             std::uint64_t groups, std::string limited_by,
+                                             perfgate::pipeline::unit busiest) {
+  perfgate::pipeline::launch_estimate e;
+  e.idg = "k.idg.json";
+  e.seconds = seconds;
+  e.cycles = seconds * 2e9;
+  e.utilisation = u;
+  e.busiest = busiest;
+  e.latency_bound = latency_bound;
+  e.resident_groups = groups;
+  e.limited_by = std::move(limited_by);
+  e.warps_per_group = 8;
+  return e;
+}
 } // namespace
 
 TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
@@ -564,15 +581,7 @@ TEST(Gate, NonFiniteEfficiencyIsAnError) {
 
 TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
   // Roof 50 ms; measured 62.5 ms (0.80 of the roof). The model: 25 ms per launch.
-  perfgate::pipeline::launch_estimate model;
-  model.idg = "k.idg.json";
-  model.seconds = 25e-3;
-  model.utilisation = 0.3;
-  model.busiest = perfgate::pipeline::unit::gmem;
-  model.resident_groups = 2;
-  model.limited_by = "registers";
-  model.warps_per_group = 8;
-  model.latency_bound = true;
+  const auto model = estimate(25e-3, true, 0.3, 2, "registers", perfgate::pipeline::unit::gmem);
   perfgate::gate_policy policy;
   policy.min_efficiency = 0.5;
   policy.expect_latency = true;
@@ -600,4 +609,42 @@ TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
             std::string::npos)
       << reasons(t);
   EXPECT_EQ(reasons(t).find("below MIN_EFFICIENCY"), std::string::npos);
+}
+
+TEST(Gate, AKernelTurningLatencyBoundAfterAnOccupancyDropIsAClassChange) {
+  const auto before = estimate(40e-3, false, 0.9, 8, "warps", perfgate::pipeline::unit::alu);
+  perfgate::gate_policy first;
+  first.pipeline["BM_kernel"] = before;
+  auto base_run = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::apply_gate(base_run, first);
+  // Through JSON, as `perfgate baseline accept` reads the report and a later run the baseline.
+  const auto back = perfgate::report_from_json(perfgate::report_to_json(base_run), "base.json");
+  ASSERT_TRUE(back.kernels[0].pipeline);
+  EXPECT_EQ(back.kernels[0].pipeline->resident_groups, 8U);
+  const auto base = perfgate::baseline_from_json(
+      perfgate::baseline_to_json(perfgate::baseline_from_report(back, "base.json")), "b.json");
+  ASSERT_TRUE(base.kernels[0].latency_bound);
+  EXPECT_FALSE(*base.kernels[0].latency_bound);
+
+  // More registers: 2 groups resident, too few warps to hide latency.
+  const auto after = estimate(40e-3, true, 0.3, 2, "registers", perfgate::pipeline::unit::alu);
+  perfgate::gate_policy second;
+  second.base = base;
+  second.pipeline["BM_kernel"] = after;
+  auto r = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::apply_gate(r, second);
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
+  EXPECT_NE(reasons(r).find("class changed on local-cpu by the pipeline model: throughput-bound "
+                            "-> latency-bound, resident groups 8 (limited by warps) -> 2 (limited "
+                            "by registers); utilisation 0.30 of alu"),
+            std::string::npos)
+      << reasons(r);
+  // Back to throughput-bound is said, not failed.
+  second.base = perfgate::baseline_from_report(r, "r.json");
+  second.pipeline["BM_kernel"] = before;
+  auto again = one_kernel(1e8, 1e9, 62.5e-3);
+  perfgate::apply_gate(again, second);
+  EXPECT_NE(reasons(again).find("latency-bound -> throughput-bound, resident groups 2"),
+            std::string::npos);
+  EXPECT_EQ(again.kernels[0].result.status, perfgate::verdict_status::pass);
 }
