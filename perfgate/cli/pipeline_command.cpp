@@ -14,6 +14,7 @@
 // a kernel's instruction dependence graph from its SASS.
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
+#include <perfgate/import.hpp>
 #include <perfgate/pipeline.hpp>
 #include <perfgate/version.hpp>
 
@@ -28,8 +29,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -325,6 +328,7 @@ int run_simulate(const simulate_options& o) {
 }
 struct idg_options {
   std::string cubin, sass, res_usage, kernel, arch, global_latency = "dram", latencies, output;
+  std::string trip_counts_file, profile_file;
   std::vector<std::string> trip_counts;
 };
 
@@ -395,6 +399,62 @@ const detail::sass_function& pick_kernel(const std::vector<detail::sass_function
   return *matches.front();
 }
 
+// --trip-counts FILE: CSV with the columns head (the loop's first offset, 0x01e0) and trips.
+void read_trip_counts(const std::string& file, std::map<std::uint32_t, std::uint64_t>& out) {
+  const auto rows = detail::read_csv(read_text_file(file), file);
+  if (rows.empty()) {
+    throw input_error(file, "", "the file is empty, expected the columns head,trips");
+  }
+  constexpr std::string_view table = "trip counts (head,trips)";
+  const auto head_col = detail::required_column(rows.front(), "head", file, table);
+  const auto trips_col = detail::required_column(rows.front(), "trips", file, table);
+  for (auto it = std::next(rows.begin()); it != rows.end(); ++it) {
+    detail::check_row_width(*it, rows.front(), file);
+    try {
+      out.insert(parse_trip_count(it->fields[head_col] + "=" + it->fields[trips_col]));
+    } catch (const usage_error&) {
+      throw input_error(file, std::to_string(it->line),
+                        "expected a loop head (0x01e0) and a whole number of trips, found \"" +
+                            it->fields[head_col] + "\", \"" + it->fields[trips_col] + "\"");
+    }
+  }
+}
+
+// --profile FILE: the trip count of the one loop left without one, from the kernel's executed
+// warp instructions (Nsight Compute's inst_executed, CUPTI's) over its launches' warps.
+void trip_count_from_profile(const std::string& file, const detail::sass_function& f,
+                             std::map<std::uint32_t, std::uint64_t>& trips) {
+  const profile p = import_profile(file);
+  const std::string name = cupti::demangle(f.name.c_str());
+  const auto base = [](const std::string& n) { return n.substr(0, n.find('(')); };
+  const auto k = std::find_if(p.kernels.begin(), p.kernels.end(), [&](const kernel_profile& kp) {
+    return kp.name == name || base(kp.name) == base(name);
+  });
+  if (k == p.kernels.end()) {
+    throw usage_error("--profile: no kernel " + name + " in " + file);
+  }
+  const auto executed = k->counters.find(counter::warp_inst_executed);
+  if (executed == k->counters.end() || !k->launch) {
+    throw usage_error("--profile: " + file + " has no " +
+                      (k->launch ? "executed warp instructions (inst_executed)"
+                                 : std::string("launch configuration (grid, block)")) +
+                      " for " + name + ": declare the trip count with --trip-count");
+  }
+  const auto& l = *k->launch;
+  const double warps = static_cast<double>(k->invocations) *
+                       static_cast<double>(l.grid[0] * l.grid[1] * l.grid[2]) *
+                       static_cast<double>((l.block[0] * l.block[1] * l.block[2] + 31) / 32);
+  std::uint32_t head = 0;
+  const double per_warp = executed->second / warps;
+  const std::uint64_t n = detail::trip_count_from_executed(f, trips, per_warp, head);
+  trips[head] = n;
+  char at[16];
+  std::snprintf(at, sizeof at, "0x%04x", head);
+  std::cerr << "perfgate: the loop at " << at << " runs " << n
+            << " times: " << detail::significant(per_warp, 6)
+            << " warp instructions executed per warp in " << file << "\n";
+}
+
 int run_idg(const idg_options& o) {
   if (o.cubin.empty() == o.sass.empty()) {
     throw usage_error("give one of --cubin BINARY (listed with cuobjdump -sass) and --sass "
@@ -411,6 +471,12 @@ int run_idg(const idg_options& o) {
   detail::sass_idg_options options;
   for (const auto& t : o.trip_counts) {
     options.trip_counts.insert(parse_trip_count(t));
+  }
+  if (!o.trip_counts_file.empty()) {
+    read_trip_counts(o.trip_counts_file, options.trip_counts);
+  }
+  if (!o.profile_file.empty()) {
+    trip_count_from_profile(o.profile_file, f, options.trip_counts);
   }
   options.global_latency = o.global_latency == "l2" ? "ldg_chase_l2" : "ldg_chase_dram";
   auto g = detail::idg_from_sass(f, options);
@@ -651,6 +717,11 @@ action add_pipeline_command(CLI::App& app) {
   idg->add_option("--trip-count", d->trip_counts,
                   "HEAD=N: the loop starting at offset HEAD runs its body N times (repeat per "
                   "loop; a missing one is an error listing the loops)");
+  idg->add_option("--trip-counts", d->trip_counts_file,
+                  "CSV of trip counts: columns head (the loop's first offset) and trips");
+  idg->add_option("--profile", d->profile_file,
+                  "A profile of the kernel (ncu, CUPTI) whose executed warp instructions settle "
+                  "the trip count of the one loop left without one");
   idg->add_option("--global-latency", d->global_latency,
                   "Latency class of global memory instructions: dram (ldg_chase_dram) or l2 "
                   "(ldg_chase_l2)")

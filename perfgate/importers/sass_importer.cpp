@@ -4,13 +4,16 @@
 #include <perfgate/error.hpp>
 #include <perfgate/version.hpp>
 
+#include "util/number_format.hpp"
 #include "util/strings.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
+#include <functional>
 #include <regex>
 #include <set>
 #include <unordered_map>
@@ -246,6 +249,54 @@ std::vector<std::string> split_operands(std::string_view text) {
   }
   return out;
 }
+// Visits every instruction one warp walks through `f`, control flow included: conditional
+// forward branches and predicated exits not taken, unconditional ones followed, each loop's body
+// run its trip count (every loop has one), nested loops restarting. A walk longer than
+// `max_steps` never ends (a malformed listing).
+void walk_path(const sass_function& f, const std::map<std::uint32_t, std::uint64_t>& trips,
+               std::uint64_t max_steps, const std::function<void(const sass_instruction&)>& visit) {
+  std::unordered_map<std::uint32_t, std::size_t> index_of;
+  for (std::size_t i = 0; i < f.code.size(); ++i) {
+    index_of[f.code[i].offset] = i;
+  }
+  std::map<std::uint32_t, std::uint64_t> iteration; // of the loops being run, by head
+  std::uint64_t steps = 0;
+  std::size_t pc = 0;
+  while (pc < f.code.size()) {
+    if (++steps > max_steps) {
+      throw usage_error(f.name + ": the path through the listing does not end within " +
+                        std::to_string(max_steps) + " instructions");
+    }
+    const sass_instruction& in = f.code[pc];
+    visit(in);
+    const std::string base = base_of(in.opcode);
+    if ((base == "EXIT" || base == "RET") && in.guard.empty()) {
+      return;
+    }
+    if (const auto target = branch_target(in)) {
+      const auto to = index_of.find(*target);
+      if (to == index_of.end()) {
+        throw usage_error(f.name + ": the branch at " + hex_offset(in.offset) + " goes to " +
+                          hex_offset(*target) + ", which is not an instruction of it");
+      }
+      if (*target == in.offset && in.guard.empty()) {
+        return; // the trap after a kernel's last EXIT: the path ends there
+      }
+      if (*target < in.offset) {
+        std::uint64_t& done = iteration[*target];
+        if (++done < trips.at(*target)) {
+          pc = to->second;
+          continue;
+        }
+        iteration.erase(*target); // left: an enclosing loop starts it afresh
+      } else if (in.guard.empty()) {
+        pc = to->second;
+        continue;
+      }
+    }
+    ++pc;
+  }
+}
 } // namespace
 
 std::vector<sass_function> sass_from_listing(std::string_view text, const std::string& file) {
@@ -368,106 +419,101 @@ sass_idg idg_from_sass(const sass_function& f, const sass_idg_options& options) 
                         "=0: a loop's body runs at least once along the listing's path");
     }
   }
-  std::unordered_map<std::uint32_t, std::size_t> index_of;
-  for (std::size_t i = 0; i < f.code.size(); ++i) {
-    index_of[f.code[i].offset] = i;
-  }
   std::unordered_map<std::string, std::size_t> last_def;
-  std::map<std::uint32_t, std::uint64_t> iteration; // of the loops being run, by head
   std::optional<std::size_t> last_barrier;
   std::vector<std::size_t> stores_since_barrier;
-  std::size_t pc = 0;
-  // Every instruction walked, control flow included: a path longer than the graph allows with
-  // its control instructions is one that never ends.
-  std::uint64_t steps = 0;
-  const std::uint64_t max_steps = 4 * options.max_instructions + f.code.size();
-  while (pc < f.code.size()) {
-    if (++steps > max_steps) {
-      throw usage_error(f.name + ": the path through the listing does not end within " +
-                        std::to_string(max_steps) + " instructions");
-    }
-    const sass_instruction& in = f.code[pc];
-    const std::string base = base_of(in.opcode);
-    if (control_opcodes.count(base) != 0) {
-      if (base == "EXIT" || base == "RET") {
-        if (in.guard.empty()) {
-          break;
+  walk_path(
+      f, g.trip_counts, 4 * options.max_instructions + f.code.size(),
+      [&](const sass_instruction& in) {
+        const std::string base = base_of(in.opcode);
+        if (control_opcodes.count(base) != 0) {
+          return;
         }
-      } else if (const auto target = branch_target(in)) {
-        const auto to = index_of.find(*target);
-        if (to == index_of.end()) {
-          throw usage_error(f.name + ": the branch at " + hex_offset(in.offset) + " goes to " +
-                            hex_offset(*target) + ", which is not an instruction of it");
+        const auto known = opcode_table().find(base);
+        if (known == opcode_table().end()) {
+          throw usage_error(f.name + ": no pipeline known for the SASS opcode " + in.opcode +
+                            " at " + hex_offset(in.offset) +
+                            " (docs/pipeline.md lists the mapped opcodes)");
         }
-        if (*target == in.offset && in.guard.empty()) {
-          break; // the trap after a kernel's last EXIT: the path ends there
-        }
-        if (*target < in.offset) {
-          std::uint64_t& done = iteration[*target];
-          if (++done < g.trip_counts.at(*target)) {
-            pc = to->second;
-            continue;
+        idg_entry e;
+        e.offset = in.offset;
+        e.opcode = in.opcode;
+        e.pipe = known->second.pipe;
+        e.latency_class = known->second.latency_class.empty() ? options.global_latency
+                                                              : known->second.latency_class;
+        e.store = store_opcodes.count(base) != 0;
+        e.barrier = base == "BAR";
+        const operand_roles roles = roles_of(in);
+        std::set<std::size_t> deps;
+        for (const auto& reg : roles.uses) {
+          if (const auto it = last_def.find(reg); it != last_def.end()) {
+            deps.insert(it->second);
           }
-          iteration.erase(*target); // left: an enclosing loop starts it afresh
-        } else if (in.guard.empty()) {
-          pc = to->second;
-          continue;
         }
-      }
-      ++pc;
-      continue;
-    }
-    const auto known = opcode_table().find(base);
-    if (known == opcode_table().end()) {
-      throw usage_error(f.name + ": no pipeline known for the SASS opcode " + in.opcode + " at " +
-                        hex_offset(in.offset) + " (docs/pipeline.md lists the mapped opcodes)");
-    }
-    idg_entry e;
-    e.offset = in.offset;
-    e.opcode = in.opcode;
-    e.pipe = known->second.pipe;
-    e.latency_class =
-        known->second.latency_class.empty() ? options.global_latency : known->second.latency_class;
-    e.store = store_opcodes.count(base) != 0;
-    e.barrier = base == "BAR";
-    const operand_roles roles = roles_of(in);
-    std::set<std::size_t> deps;
-    for (const auto& reg : roles.uses) {
-      if (const auto it = last_def.find(reg); it != last_def.end()) {
-        deps.insert(it->second);
-      }
-    }
-    if (last_barrier) {
-      deps.insert(*last_barrier); // a warp issues nothing past a barrier before it completes
-    }
-    const std::size_t index = g.instructions.size();
-    if (e.barrier) {
-      deps.insert(stores_since_barrier.begin(), stores_since_barrier.end());
-      if (stores_since_barrier.empty() && index > 0) {
-        deps.insert(index - 1);
-      }
-      stores_since_barrier.clear();
-      last_barrier = index;
-    } else if (e.store) {
-      stores_since_barrier.push_back(index);
-    }
-    e.deps.assign(deps.begin(), deps.end());
-    for (const auto& reg : roles.defs) {
-      last_def[reg] = index;
-    }
-    g.instructions.push_back(std::move(e));
-    if (g.instructions.size() > options.max_instructions) {
-      throw usage_error(f.name + ": the replicated graph passes " +
-                        std::to_string(options.max_instructions) +
-                        " warp instructions; give smaller trip counts (the simulator's time "
-                        "grows with the graph)");
-    }
-    ++pc;
-  }
+        if (last_barrier) {
+          deps.insert(*last_barrier); // a warp issues nothing past a barrier before it completes
+        }
+        const std::size_t index = g.instructions.size();
+        if (e.barrier) {
+          deps.insert(stores_since_barrier.begin(), stores_since_barrier.end());
+          if (stores_since_barrier.empty() && index > 0) {
+            deps.insert(index - 1);
+          }
+          stores_since_barrier.clear();
+          last_barrier = index;
+        } else if (e.store) {
+          stores_since_barrier.push_back(index);
+        }
+        e.deps.assign(deps.begin(), deps.end());
+        for (const auto& reg : roles.defs) {
+          last_def[reg] = index;
+        }
+        g.instructions.push_back(std::move(e));
+        if (g.instructions.size() > options.max_instructions) {
+          throw usage_error(f.name + ": the replicated graph passes " +
+                            std::to_string(options.max_instructions) +
+                            " warp instructions; give smaller trip counts (the simulator's time "
+                            "grows with the graph)");
+        }
+      });
   if (g.instructions.empty()) {
     throw usage_error(f.name + ": no instruction of a modelled pipeline on the listing's path");
   }
   return g;
+}
+
+std::uint64_t trip_count_from_executed(const sass_function& f,
+                                       const std::map<std::uint32_t, std::uint64_t>& declared,
+                                       double executed_per_warp, std::uint32_t& head) {
+  std::map<std::uint32_t, std::uint64_t> trips = declared;
+  std::vector<std::uint32_t> open;
+  for (const auto& loop : sass_loops(f)) {
+    if (!declared.contains(loop.head)) {
+      open.push_back(loop.head);
+    }
+  }
+  if (open.size() != 1) {
+    throw usage_error(f.name + ": the executed instructions settle one loop's trip count, and " +
+                      std::to_string(open.size()) + " loops have none declared" +
+                      (open.empty() ? "" : "; declare all but one with --trip-count"));
+  }
+  head = open.front();
+  const auto walked = [&](std::uint64_t n) {
+    trips[head] = n;
+    std::uint64_t count = 0;
+    walk_path(f, trips, 100'000'000, [&count](const sass_instruction&) { ++count; });
+    return static_cast<double>(count);
+  };
+  const double one = walked(1);
+  const double slope = walked(2) - one;
+  const double solved = 1 + (executed_per_warp - one) / slope;
+  if (!(slope > 0) || !(solved >= 0.5) || !std::isfinite(solved)) {
+    throw usage_error(f.name + ": " + detail::significant(executed_per_warp, 6) +
+                      " warp instructions executed per warp, but its path walks " +
+                      std::to_string(static_cast<std::uint64_t>(one)) + " with the loop at " +
+                      hex_offset(head) + " run once: the profile is of another build or kernel");
+  }
+  return static_cast<std::uint64_t>(std::llround(solved));
 }
 
 std::string sass_idg_to_json(const sass_idg& g, const std::string& source) {

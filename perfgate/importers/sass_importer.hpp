@@ -93,6 +93,16 @@ struct resource_usage {
 /// or a graph larger than max_instructions.
 [[nodiscard]] sass_idg idg_from_sass(const sass_function& f, const sass_idg_options& options);
 
+/// The trip count of the one loop of `f` that `declared` leaves out, from the warp
+/// instructions each warp executed (a profile's executed warp instructions over its launches'
+/// warps): the path's instructions, control flow included, are affine in that trip count, so
+/// two walks give the line it is solved on, rounded. Throws usage_error when no loop or more
+/// than one is left out, or the count gives no trip count of at least 1 (naming both counts).
+[[nodiscard]] std::uint64_t
+trip_count_from_executed(const sass_function& f,
+                         const std::map<std::uint32_t, std::uint64_t>& declared,
+                         double executed_per_warp, std::uint32_t& head);
+
 /// `perfgate-idg/1` JSON of the graph (what `perfgate pipeline simulate --idg` reads).
 [[nodiscard]] std::string sass_idg_to_json(const sass_idg& g, const std::string& source);
 

@@ -139,6 +139,26 @@ TEST(SassIdg, TheTiledSgemmReplicatesItsTilesBetweenBarriers) {
   EXPECT_TRUE(depends_on(g.instructions[indices_of(g, "STG").front()], ffma.back()));
 }
 
+TEST(SassIdg, TheExecutedInstructionsSettleTheOneLoopLeftOpen) {
+  const auto functions = listing("sgemm_tiled.sm_90.sass");
+  const auto& f = kernel(functions, "_Z11sgemm_tilediPKfS0_Pf");
+  std::uint32_t head = 0;
+  // 30 instructions before the loop, 86 in it, 2 after: 4 tiles walk 376.
+  EXPECT_EQ(trip_count_from_executed(f, {}, 376, head), 4U);
+  EXPECT_EQ(head, 0x1e0U);
+  EXPECT_EQ(trip_count_from_executed(f, {}, 376 - 10, head), 4U); // early warps: rounded
+  EXPECT_THROW((void)trip_count_from_executed(f, {{0x1e0, 4}}, 376, head), usage_error);
+  try {
+    (void)trip_count_from_executed(f, {}, 20, head);
+    FAIL() << "fewer instructions than the path's shortest walk were accepted";
+  } catch (const usage_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "_Z11sgemm_tilediPKfS0_Pf: 20 warp instructions executed per warp, but its path "
+              "walks 118 with the loop at 0x01e0 run once: the profile is of another build or "
+              "kernel");
+  }
+}
+
 TEST(SassIdg, OperandFormsDecideTheDependences) {
   const auto g =
       graph_of({"IADD3 R4, P0, PT, R2, R3, RZ",      // 0: defines R4 and P0
