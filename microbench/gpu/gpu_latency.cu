@@ -10,7 +10,7 @@ namespace perfgate::microbench::gpu {
 
 namespace {
 
-enum op_id { op_ffma, op_dfma, op_imad, op_ex2, op_lds, op_ldg_l2, op_ldg_dram };
+enum op_id { op_ffma, op_dfma, op_imad, op_ex2, op_lds, op_ldg_l2, op_ldg_dram, op_bar };
 
 constexpr int alu_chain = 1024;     // the capture's N for arithmetic and shared memory
 constexpr int load_chain = 128;     // and for the global-memory chases
@@ -66,6 +66,12 @@ __global__ void chain_kernel(long long* cycles, unsigned* sink, const unsigned* 
     for (int i = 0; i < N; ++i)
       p = lds[p];
     result = p;
+  } else if (Op == op_bar) {
+    // Barriers one after another: each waits for every warp of the block at the previous one.
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+      __syncthreads();
+    result = threadIdx.x;
   } else { // a warp's lanes chase the same line: one transaction per load
     // Each warp enters the cycle of `lines` lines at its own place.
     unsigned p = (blockIdx.x * 64u + warp) * 2654435761u % lines * line_words;
@@ -92,6 +98,7 @@ chain_fn kernel_of(int op) {
   case op_ex2: return chain_kernel<op_ex2, alu_chain>;
   case op_lds: return chain_kernel<op_lds, alu_chain>;
   case op_ldg_l2: return chain_kernel<op_ldg_l2, load_chain>;
+  case op_bar: return chain_kernel<op_bar, alu_chain>;
   default: return chain_kernel<op_ldg_dram, load_chain>;
   }
 }

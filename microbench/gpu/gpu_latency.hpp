@@ -13,8 +13,8 @@ namespace perfgate::microbench::gpu {
 
 /// The instruction classes chained, by the names `perfgate pipeline fit` and the SASS graphs use.
 inline constexpr const char* latency_ops[] = {
-    "ffma", "dfma", "imad", "sfu_ex2", "lds_chase", "ldg_chase_l2", "ldg_chase_dram"};
-inline constexpr int latency_op_count = 7;
+    "ffma", "dfma", "imad", "sfu_ex2", "lds_chase", "ldg_chase_l2", "ldg_chase_dram", "bar"};
+inline constexpr int latency_op_count = 8;
 
 /// One launch of the sweep: every block's cycles from its first to its last warp's end.
 struct latency_point {
