@@ -19,7 +19,7 @@
 // kernel that skipped data would be reported as an error rather than as bandwidth.
 //   gpu_measure: timing and sizing     gpu_compute: FMA, integer mad and add peaks
 //   gpu_caches:  shared memory, L2     gpu_memory:  DRAM streams, roofline sweep
-//   gpu_tensor:  mma.sync / MFMA per precision
+//   gpu_tensor:  mma.sync / MFMA per precision   gpu_tensor_async: wgmma (sm_90a), run last
 //   gpu_uncoalesced: random 4-byte gather/scatter   gpu_bus: pinned host-device copies
 //   gpu_clocks:  NVML / ROCm SMI clock reader
 //   gpu_latency: dependent chains per instruction class (the pipeline model's latencies)
@@ -260,23 +260,25 @@ std::string render(const device& dev, const clock_sample& before, const clock_sa
 class progress_log {
 public:
   // fp32 ... ldst (6), DRAM read, write, copy, L2 (4), the tensor precisions, the sweep, the
-  // gather/scatter and the bus copies.
-  static constexpr int steps = 10 + tensor_precisions + 3;
+  // gather/scatter and the bus copies, then the asynchronous tensor precisions the device has.
+  explicit progress_log(int async_tensor_steps)
+      : steps_(10 + tensor_precisions + 3 + async_tensor_steps) {}
 
   void start(const std::string& key) {
     ++step_;
-    std::fprintf(stderr, "[%d/%d] %s ...\n", step_, steps, key.c_str());
+    std::fprintf(stderr, "[%d/%d] %s ...\n", step_, steps_, key.c_str());
   }
   void done(const result& r) const {
     if (r.stats)
-      std::fprintf(stderr, "[%d/%d] %s = %.1f (1e9/s, best of %d)\n", step_, steps, r.key.c_str(),
+      std::fprintf(stderr, "[%d/%d] %s = %.1f (1e9/s, best of %d)\n", step_, steps_, r.key.c_str(),
                    r.stats->best, r.stats->reps);
     else
-      std::fprintf(stderr, "[%d/%d] %s: not measured (%s)\n", step_, steps, r.key.c_str(),
+      std::fprintf(stderr, "[%d/%d] %s: not measured (%s)\n", step_, steps_, r.key.c_str(),
                    r.note.c_str());
   }
 
 private:
+  int steps_;
   int step_ = 0;
 };
 
@@ -351,7 +353,8 @@ int run(const options& opt) {
   try {
     event_timer timer;
     const bench b{dev, p, timer};
-    progress_log log;
+    const int async_tensor = tensor_async_precisions(dev.prop);
+    progress_log log(async_tensor);
     auto step = [&](const std::string& key, const std::function<result()>& f) {
       current = key;
       log.start(key);
@@ -391,6 +394,20 @@ int run(const options& opt) {
     }
     steps("uncoalesced_gbs", [&] { return run_uncoalesced(b); });
     steps("bus_gbs", [&] { return run_bus(b); });
+    // Last: a fault in these ends the context, so it costs them alone; the rest is kept.
+    for (int i = 0; i < async_tensor; ++i) {
+      try {
+        step(tensor_async_key(i), [&] { return run_tensor_async(b, i); });
+      } catch (const gpu_failure& err) {
+        for (int j = i; j < async_tensor; ++j) {
+          results.push_back({tensor_async_key(j), std::nullopt, 0,
+                             std::string(j == i ? "failed: " : "not run after ") +
+                                 tensor_async_key(i) + " failed: " + err.what()});
+          log.done(results.back());
+        }
+        break;
+      }
+    }
   } catch (const gpu_failure& err) {
     std::fprintf(stderr, "%s: %s: %s\n", pgpu::program, current.c_str(), err.what());
     if (!tmp.empty())

@@ -24,6 +24,9 @@ template <int M, int N, int K, unsigned Word, class Acc> struct mma_shape {
 
 enum precision : unsigned { fp16, bf16, tf32, fp64, fp8, int8 };
 constexpr const char* names[] = {"fp16", "bf16", "tf32", "fp64", "fp8", "int8"};
+// Bits of compiled_paths() beyond the precisions: the wider instruction shape of a precision
+// (more operations per instruction) is in the code the device runs.
+enum wider_shape : unsigned { fp64_m16n8k16 = 6, int8_k16 = 7 };
 
 #if PGPU_CUDA
 // Warp-level mma.sync (PTX ISA "Warp-level matrix multiply-accumulate instructions"); operands
@@ -35,6 +38,12 @@ constexpr const char* names[] = {"fp16", "bf16", "tf32", "fp64", "fp8", "int8"};
 // but emulate it (F2FP unpack to f16, then HMMA: checked in the SASS), so it is no path there.
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
 #define PGPU_MMA_FP8 1
+#endif
+// FP64 m16n8k16: Hopper's DMMA.16x8x16 (wgmma has no FP64: this is its fastest FP64 path).
+// sm_100 and sm_120 accept the shape but split it into DMMA.8x8x4 (checked in the SASS), so
+// they run m8n8k4, their own instruction.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 900
+#define PGPU_MMA_FP64_K16 1
 #endif
 
 // One m16n8 mma.sync: D = A B + D with four accumulator registers of constraint `reg` ("f" f32,
@@ -55,6 +64,10 @@ struct s32x4 {
 struct f64x2 {
   double c[2];
   __device__ double sum() const { return c[0] + c[1]; }
+};
+struct f64x4 {
+  double c[4];
+  __device__ double sum() const { return c[0] + c[1] + c[2] + c[3]; }
 };
 
 // m16n8k16, A 4 x b32, B 2 x b32 (two 16-bit values each), C/D 4 x f32.
@@ -91,6 +104,18 @@ struct mma_fp64 : mma_shape<8, 8, 4, 0, f64x2> {
 #endif
   }
 };
+// m16n8k16 f64 (sm_90): A 8 x f64, B 4 x f64, C/D 4 x f64.
+struct mma_fp64_k16 : mma_shape<16, 8, 16, 0, f64x4> {
+  __device__ static void step(acc& d, unsigned a, unsigned b) {
+#ifdef PGPU_MMA_FP64_K16
+    const double x = 1e-3 + a * 1e-12, y = 1e-3 + b * 1e-12;
+    asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
+        "{%4,%4,%4,%4,%4,%4,%4,%4}, {%5,%5,%5,%5}, {%0,%1,%2,%3};"
+        : "+d"(d.c[0]), "+d"(d.c[1]), "+d"(d.c[2]), "+d"(d.c[3])
+        : "d"(x), "d"(y));
+#endif
+  }
+};
 // m16n8k32 e4m3 (sm_89, sm_120): A 4 x b32, B 2 x b32 (four 8-bit values each).
 struct mma_fp8 : mma_shape<16, 8, 32, 0x08080808u, f32x4> { // e4m3 2^-6 four times
   __device__ static void step(acc& d, unsigned a, unsigned b) {
@@ -118,6 +143,9 @@ __global__ void paths_kernel(unsigned* out) {
 #ifdef PGPU_MMA_FP8
   m |= 1u << fp8;
 #endif
+#ifdef PGPU_MMA_FP64_K16
+  m |= 1u << fp64_m16n8k16;
+#endif
   *out = m;
 }
 #else
@@ -128,9 +156,13 @@ __global__ void paths_kernel(unsigned* out) {
 #if defined(__gfx90a__)
 #define PGPU_MFMA_I8_K8 1 // v_mfma_i32_32x32x8i8, dropped by gfx94x
 #endif
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__)
+#define PGPU_MFMA_CDNA3 1 // xf32 (TF32's counterpart, dropped again by gfx950), fp8, int8 k16
+#endif
 
 typedef float floatx16 __attribute__((ext_vector_type(16)));
 typedef double doublex4 __attribute__((ext_vector_type(4)));
+typedef float floatx2 __attribute__((ext_vector_type(2)));
 typedef int intx16 __attribute__((ext_vector_type(16)));
 typedef _Float16 halfx4 __attribute__((ext_vector_type(4)));
 typedef short shortx4 __attribute__((ext_vector_type(4)));
@@ -167,6 +199,24 @@ struct mma_bf16 : mma_shape<32, 32, 8, 0x3a833a83u, f32x16> { // v_mfma_f32_32x3
 #endif
   }
 };
+struct mma_tf32 : mma_shape<32, 32, 4, 0x3a83126fu, f32x16> { // v_mfma_f32_32x32x4_xf32
+  __device__ static void step(acc& d, unsigned a, unsigned b) {
+#ifdef PGPU_MFMA_CDNA3
+    const float x = __uint_as_float(a), y = __uint_as_float(b);
+    d.c = __builtin_amdgcn_mfma_f32_32x32x4_xf32(floatx2{x, x}, floatx2{y, y}, d.c, 0, 0, 0);
+#endif
+  }
+};
+// FP8 on gfx94x is E4M3 "FNUZ" (exponent bias 8): 0x10 is 2^-6.
+struct mma_fp8 : mma_shape<32, 32, 16, 0x10101010u, f32x16> { // v_mfma_f32_32x32x16_fp8_fp8
+  __device__ static void step(acc& d, unsigned a, unsigned b) {
+#ifdef PGPU_MFMA_CDNA3
+    const long x = static_cast<long>(static_cast<unsigned long>(a) << 32 | a);
+    const long y = static_cast<long>(static_cast<unsigned long>(b) << 32 | b);
+    d.c = __builtin_amdgcn_mfma_f32_32x32x16_fp8_fp8(x, y, d.c, 0, 0, 0);
+#endif
+  }
+};
 struct mma_fp64 : mma_shape<16, 16, 4, 0, f64x4> { // v_mfma_f64_16x16x4f64
   __device__ static void step(acc& d, unsigned a, unsigned b) {
 #ifdef PGPU_MFMA_CDNA2
@@ -182,6 +232,15 @@ struct mma_int8 : mma_shape<32, 32, 8, 0x01010101u, s32x16> { // v_mfma_i32_32x3
 #endif
   }
 };
+struct mma_int8_k16 : mma_shape<32, 32, 16, 0x01010101u, s32x16> { // v_mfma_i32_32x32x16_i8
+  __device__ static void step(acc& d, unsigned a, unsigned b) {
+#ifdef PGPU_MFMA_CDNA3
+    const long x = static_cast<long>(static_cast<unsigned long>(a) << 32 | a);
+    const long y = static_cast<long>(static_cast<unsigned long>(b) << 32 | b);
+    d.c = __builtin_amdgcn_mfma_i32_32x32x16_i8(x, y, d.c, 0, 0, 0);
+#endif
+  }
+};
 
 __global__ void paths_kernel(unsigned* out) {
   unsigned m = 0;
@@ -190,6 +249,9 @@ __global__ void paths_kernel(unsigned* out) {
 #endif
 #ifdef PGPU_MFMA_I8_K8
   m |= 1u << int8;
+#endif
+#ifdef PGPU_MFMA_CDNA3
+  m |= 1u << tf32 | 1u << fp8 | 1u << int8 | 1u << int8_k16;
 #endif
   *out = m;
 }
@@ -246,7 +308,8 @@ template <class Op> result run_op(const bench& b, result r) {
 
 std::string tensor_key(const pgpu::device_prop& prop, int i) {
 #if PGPU_CUDA
-  const bool warp_mma_is_fastest = prop.major != 9 && prop.major != 10;
+  // wgmma / tcgen05 outrun mma.sync on 9.x and 10.x, but carry no FP64: DMMA stays its roof.
+  const bool warp_mma_is_fastest = (prop.major != 9 && prop.major != 10) || i == fp64;
 #else
   (void)prop;
   const bool warp_mma_is_fastest = true;
@@ -263,7 +326,7 @@ result run_tensor(const bench& b, int i) {
              pgpu::arch_name(b.dev.prop) +
              (PGPU_CUDA ? " (mma.sync needs sm_80; FP8 runs on sm_89 and sm_120 only: add the "
                           "architecture to CMAKE_CUDA_ARCHITECTURES)"
-                        : " (MFMA measured on gfx90a and gfx94x; INT8 on gfx90a)");
+                        : " (MFMA measured on gfx90a and gfx94x; TF32 (xf32) and FP8 on gfx94x)");
     return r;
   }
   const std::string how =
@@ -276,12 +339,17 @@ result run_tensor(const bench& b, int i) {
   switch (i) {
   case fp16: return run_op<mma_fp16>(b, r);
   case bf16: return run_op<mma_bf16>(b, r);
-#if PGPU_CUDA
   case tf32: return run_op<mma_tf32>(b, r);
   case fp8: return run_op<mma_fp8>(b, r);
-#endif
-  case fp64: return run_op<mma_fp64>(b, r);
+#if PGPU_CUDA
+  case fp64:
+    return (paths >> fp64_m16n8k16 & 1u) != 0 ? run_op<mma_fp64_k16>(b, r) : run_op<mma_fp64>(b, r);
   case int8: return run_op<mma_int8>(b, r);
+#else
+  case fp64: return run_op<mma_fp64>(b, r);
+  case int8:
+    return (paths >> int8_k16 & 1u) != 0 ? run_op<mma_int8_k16>(b, r) : run_op<mma_int8>(b, r);
+#endif
   default: return r;
   }
 }

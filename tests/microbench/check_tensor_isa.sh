@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The tensor micro-benchmarks (microbench/gpu/gpu_tensor.cu) run the matrix instruction of each
 # precision, once per step of the unrolled loop (mma_unroll 16 x mma_chains 4 = 64), in the code
-# each architecture gets: nothing hoisted out of the loop, nothing emulated. Checked offline in
+# each architecture gets: nothing hoisted out of the loop, nothing emulated; the wgmma ones
+# (gpu_tensor_async.cu) run whole groups of 8 HGMMA/QGMMA/IGMMA in the sm_90a code and nothing
+# elsewhere. Checked offline in
 # the machine code, since a GPU is rarely at hand and a kernel whose loop the compiler emptied
 # would report any rate at all.
 # usage: check_tensor_isa.sh cuda MICROBENCH_EXE
@@ -10,39 +12,64 @@
 set -euo pipefail
 # shellcheck source=isa_listing.sh
 source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
-steps=64
+steps=64         # gpu_tensor.cu: mma_unroll 16 x mma_chains 4
+wgmma_unroll=8   # gpu_tensor_async.cu: instructions per commit group
 
 case "$1" in
 cuda)
   cuda_tools cuobjdump nvdisasm
   extract_cubins "$2"
-  checked=0
+  checked=0 async=0
   for cubin in "$work"/*.cubin; do
     sass="$(cuobjdump -sass "$cubin")"
-    grep -q "mma_kernel" <<<"$sass" || continue
     arch="$(cubin_arch "$cubin")"
-    expect() { # expect KERNEL INSTRUCTION_REGEX
-      local n
+    expect() { # expect KERNEL INSTRUCTION_REGEX [STEPS]
+      local n per=${3:-$steps}
       n="$(count_in "$2" "$1" <<<"$sass")"
-      [ "$n" -ge $steps ] && [ $((n % steps)) -eq 0 ] ||
-        fail "$arch $1: $n instructions matching $2, expected a multiple of $steps (>= $steps)"
+      [ "$n" -ge "$per" ] && [ $((n % per)) -eq 0 ] ||
+        fail "$arch $1: $n instructions matching $2, expected a multiple of $per (>= $per)"
       echo "ok: $arch $1: $n x $2"
     }
-    expect mma_fp16E 'HMMA\.16816\.F32( |;)'
-    expect mma_bf16E 'HMMA\.16816\.F32\.BF16'
-    expect mma_tf32E 'HMMA\.1688\.F32\.TF32'
-    expect mma_fp64E 'DMMA\.'
-    expect mma_int8E 'IMMA\.16832\.S8\.S8'
-    if [ "$arch" = sm_120 ]; then
-      expect mma_fp8E 'QMMA\.16832\.F32\.E4M3\.E4M3'
-    else # emulated or absent there: the run must not measure it
-      n="$(count_in 'QMMA' mma_fp8E <<<"$sass")"
-      [ "$n" -eq 0 ] || fail "$arch: QMMA where FP8 is not measured"
+    none() { # none KERNEL INSTRUCTION_REGEX: an empty kernel, never launched on this architecture
+      local n
+      n="$(count_in "$2" "$1" <<<"$sass")"
+      [ "$n" -eq 0 ] || fail "$arch $1: $n x $2 where this architecture does not measure it"
+    }
+    # Kernel markers carry the mangled length prefix: 8mma_fp16E is not inside 10wgmma_fp16E.
+    if grep -q "8mma_fp16E" <<<"$sass"; then # gpu_tensor.cu: warp-level mma.sync
+      expect 8mma_fp16E 'HMMA\.16816\.F32( |;)'
+      expect 8mma_bf16E 'HMMA\.16816\.F32\.BF16'
+      expect 8mma_tf32E 'HMMA\.1688\.F32\.TF32'
+      expect 8mma_fp64E 'DMMA\.'
+      expect 8mma_int8E 'IMMA\.16832\.S8\.S8'
+      if [ "$arch" = sm_90 ]; then # Hopper's FP64 tensor shape; split into 8x8x4 elsewhere
+        expect 12mma_fp64_k16E 'DMMA\.16x8x16'
+      else
+        none 12mma_fp64_k16E 'DMMA'
+      fi
+      if [ "$arch" = sm_120 ]; then
+        expect 7mma_fp8E 'QMMA\.16832\.F32\.E4M3\.E4M3'
+      else # emulated or absent there: the run must not measure it
+        none 7mma_fp8E 'QMMA'
+      fi
+      checked=$((checked + 1))
     fi
-    checked=$((checked + 1))
+    if grep -q "wgmma_kernel" <<<"$sass"; then # gpu_tensor_async.cu: wgmma, sm_90a only
+      if [ "$arch" = sm_90 ]; then
+        expect 10wgmma_fp16E 'HGMMA\.64x256x16\.F32( |;)' $wgmma_unroll
+        expect 10wgmma_bf16E 'HGMMA\.64x256x16\.F32\.BF16' $wgmma_unroll
+        expect 10wgmma_tf32E 'HGMMA\.64x256x8\.F32\.TF32' $wgmma_unroll
+        expect 9wgmma_fp8E 'QGMMA\.64x256x32\.F32\.E4M3\.E4M3' $wgmma_unroll
+        expect 10wgmma_int8E 'IGMMA\.64x256x32\.S8\.S8' $wgmma_unroll
+        async=$((async + 1))
+      else
+        none wgmma_kernel 'GMMA'
+      fi
+    fi
   done
   [ $checked -ge 1 ] || fail "no cubin of $2 holds the tensor kernels"
-  echo "tensor SASS checked for $checked architectures"
+  [ $async -ge 1 ] || fail "no sm_90a cubin of $2 holds the wgmma kernels (is 90a built?)"
+  echo "tensor SASS checked for $checked architectures, wgmma for $async"
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
@@ -55,16 +82,28 @@ hip)
       [ "$n" -eq $steps ] || fail "$arch $1: $n x $2, expected $steps"
       echo "ok: $arch $1: $n x $2"
     }
+    none() { # none KERNEL: an empty kernel, never launched on this architecture
+      local n
+      n="$(count_in v_mfma "$1" <<<"$asm")"
+      [ "$n" -eq 0 ] || fail "$arch $1: $n x v_mfma where this architecture does not measure it"
+    }
     case $arch in
     gfx90a)
       expect 8mma_fp16E v_mfma_f32_32x32x8f16
       expect 8mma_bf16E v_mfma_f32_32x32x8bf16_1k
       expect 8mma_fp64E v_mfma_f64_16x16x4f64
-      expect 8mma_int8E v_mfma_i32_32x32x8i8 ;;
+      expect 8mma_int8E v_mfma_i32_32x32x8i8
+      none 8mma_tf32E
+      none 7mma_fp8E
+      none 12mma_int8_k16E ;;
     gfx940)
       expect 8mma_fp16E v_mfma_f32_32x32x8_f16
       expect 8mma_bf16E v_mfma_f32_32x32x8_bf16
-      expect 8mma_fp64E v_mfma_f64_16x16x4_f64 ;;
+      expect 8mma_fp64E v_mfma_f64_16x16x4_f64
+      expect 8mma_tf32E v_mfma_f32_32x32x4_xf32
+      expect 7mma_fp8E v_mfma_f32_32x32x16_fp8_fp8
+      expect 12mma_int8_k16E v_mfma_i32_32x32x16_i8
+      none 8mma_int8E ;;
     gfx1030)
       ! grep -q v_mfma <<<"$asm" || fail "gfx1030 has no MFMA, yet the code holds one" ;;
     esac
