@@ -53,6 +53,100 @@ std::optional<fs::path> find_output(const fs::path& dir, std::string_view suffix
   }
   return std::nullopt;
 }
+
+// rocpd (SQLite), rocprofv3's default since ROCm 7.0 (CSV is deprecated there), carries each
+// dispatch's timestamps and the agent's architecture; ROCm 6.x's rocprofv3 writes CSV only. Its
+// --help lists the --output-format choices.
+bool use_rocpd() {
+  if (!rocpd_supported()) {
+    return false; // perfgate built without SQLite
+  }
+  process_options o;
+  o.capture_stdout = true;
+  o.timeout_s = 60;
+  const auto r = run_process({"rocprofv3", "--help"}, o);
+  return r.exit_code == 0 && r.stdout_text.find("rocpd") != std::string::npos;
+}
+
+// One rocprofv3 run of the program per pass, each pass's counter records read back.
+class rocprof_runs {
+public:
+  rocprof_runs(const collect_request& request, std::string arch, bool database)
+      : request_(request), arch_(std::move(arch)), database_(database),
+        dir_(fs::temp_directory_path() / ("perfgate-rocprof-" + std::to_string(::getpid()))) {
+    fs::remove_all(dir_);
+  }
+  rocprof_runs(const rocprof_runs&) = delete;
+  rocprof_runs& operator=(const rocprof_runs&) = delete;
+  ~rocprof_runs() {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  // `what`: "pass" or "matrix counter pass". Kernel timing rides along with the first pass of
+  // the first call (rocpd has it in every pass).
+  std::vector<amd_record_file> run(const std::vector<std::vector<std::string>>& passes,
+                                   const std::string& what) {
+    std::vector<amd_record_file> records;
+    for (std::size_t i = 0; i < passes.size(); ++i) {
+      const bool trace = !database_ && runs_ == 0;
+      const fs::path out = dir_ / ("run_" + std::to_string(++runs_));
+      // One run per pass: counters that do not fit the hardware's counter slots together are
+      // never requested in one oversized set.
+      std::vector<std::string> argv = {"rocprofv3", "--pmc"};
+      argv.insert(argv.end(), passes[i].begin(), passes[i].end());
+      if (trace) {
+        argv.emplace_back("--kernel-trace");
+      }
+      argv.insert(argv.end(), {"--output-format", database_ ? "rocpd" : "csv", "--output-directory",
+                               out.string(), "--"});
+      argv.insert(argv.end(), request_.program.begin(), request_.program.end());
+      std::cerr << "perfgate: rocprofv3 " << what << " " << i + 1 << "/" << passes.size() << " on "
+                << arch_ << "\n";
+      process_options o;
+      o.timeout_s = request_.time_left();
+      o.forward_stderr = true;
+      const auto r = run_process(argv, o);
+      if (r.timed_out || r.signal != 0 || r.exit_code != 0) {
+        throw target_error("rocprofv3 " + request_.program.front() + " " + r.describe() +
+                           (r.last_stderr_line.empty() ? "" : ": " + r.last_stderr_line));
+      }
+      const auto counters = find_output(out, database_ ? "_results.db" : "counter_collection.csv");
+      if (!counters) {
+        throw target_error(std::string("rocprofv3 wrote no ") +
+                           (database_ ? "*_results.db" : "counter_collection.csv") + " under " +
+                           out.string());
+      }
+      if (database_) {
+        records.push_back(read_rocpd_file(*counters).records);
+      } else {
+        records.push_back(read_rocprof_csv_records(read_text_file(*counters), counters->string()));
+      }
+      if (trace) {
+        if (const auto t = find_output(out, "kernel_trace.csv")) {
+          trace_text_ = read_text_file(*t);
+          trace_file_ = t->string();
+        }
+      }
+    }
+    return records;
+  }
+
+  [[nodiscard]] profile import(const std::vector<amd_record_file>& records) const {
+    return import_amd_records(records, arch_,
+                              database_ ? profile_format::rocpd_db : profile_format::rocprof_csv);
+  }
+  [[nodiscard]] const std::string& trace_text() const { return trace_text_; }
+  [[nodiscard]] const std::string& trace_file() const { return trace_file_; }
+
+private:
+  const collect_request& request_;
+  std::string arch_;
+  bool database_;
+  fs::path dir_;
+  int runs_ = 0;
+  std::string trace_text_, trace_file_;
+};
 } // namespace
 
 profile collect_rocprof(const collect_request& request) {
@@ -62,65 +156,21 @@ profile collect_rocprof(const collect_request& request) {
                      "elsewhere and gate that file");
   }
   const std::string arch = local_amd_arch();
-  const auto passes = amd_counter_passes(arch);
-  // The format perfgate reads best: rocpd, rocprofv3's own default since ROCm 7.0 (CSV output is
-  // deprecated there), which carries each dispatch's timestamps and the agent's architecture;
-  // CSV only for a perfgate built without SQLite (and ROCm 6.x, whose rocprofv3 has no rocpd).
-  const bool database = rocpd_supported();
-  const fs::path dir = fs::temp_directory_path() /
-                       ("perfgate-rocprof-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  std::vector<amd_record_file> records;
-  std::string trace_text, trace_file;
-  for (std::size_t i = 0; i < passes.size(); ++i) {
-    const fs::path out = dir / ("pass_" + std::to_string(i + 1));
-    // One run per pass: counters that do not fit the hardware's counter slots together are
-    // never requested in one oversized set. Kernel timing rides along with the first pass.
-    std::vector<std::string> argv = {"rocprofv3", "--pmc"};
-    argv.insert(argv.end(), passes[i].begin(), passes[i].end());
-    if (i == 0 && !database) {
-      argv.emplace_back("--kernel-trace");
-    }
-    argv.insert(argv.end(), {"--output-format", database ? "rocpd" : "csv", "--output-directory",
-                             out.string(), "--"});
-    argv.insert(argv.end(), request.program.begin(), request.program.end());
-    std::cerr << "perfgate: rocprofv3 pass " << i + 1 << "/" << passes.size() << " on " << arch
-              << "\n";
-    process_options o;
-    o.timeout_s = request.time_left();
-    o.forward_stderr = true;
-    const auto r = run_process(argv, o);
-    if (r.timed_out || r.signal != 0 || r.exit_code != 0) {
-      fs::remove_all(dir);
-      throw target_error("rocprofv3 " + request.program.front() + " " + r.describe() +
-                         (r.last_stderr_line.empty() ? "" : ": " + r.last_stderr_line));
-    }
-    const auto counters = find_output(out, database ? "_results.db" : "counter_collection.csv");
-    if (!counters) {
-      fs::remove_all(dir);
-      throw target_error(std::string("rocprofv3 wrote no ") +
-                         (database ? "*_results.db" : "counter_collection.csv") + " under " +
-                         out.string());
-    }
-    if (database) {
-      records.push_back(read_rocpd_file(*counters).records);
-    } else {
-      const std::string text = read_text_file(*counters);
-      records.push_back(read_rocprof_csv_records(text, counters->string()));
-    }
-    if (i == 0 && !database) {
-      if (const auto trace = find_output(out, "kernel_trace.csv")) {
-        trace_text = read_text_file(*trace);
-        trace_file = trace->string();
-      }
-    }
+  rocprof_runs runs(request, arch, use_rocpd());
+  profile p = runs.import(runs.run(amd_counter_passes(arch), "pass"));
+  if (!runs.trace_text().empty()) {
+    attach_rocprof_kernel_trace(p, runs.trace_text(), runs.trace_file());
   }
-  profile p = import_amd_records(records, arch,
-                                 database ? profile_format::rocpd_db : profile_format::rocprof_csv);
-  if (!trace_text.empty()) {
-    attach_rocprof_kernel_trace(p, trace_text, trace_file);
+  // The matrix operations counters cost passes of their own: a second run only when a kernel
+  // executed MFMA instructions (SQ_INSTS_MFMA), as the NVIDIA collectors do (docs/tensor.md).
+  const auto tensor_passes = amd_tensor_counter_passes(arch);
+  if (!tensor_passes.empty() && needs_tensor_run(p)) {
+    std::cerr << "perfgate: MFMA instructions executed: a second rocprofv3 run for the matrix "
+                 "operations counters ("
+              << tensor_passes.size() << " pass" << (tensor_passes.size() == 1 ? "" : "es")
+              << ")\n";
+    add_tensor_counters(p, runs.import(runs.run(tensor_passes, "matrix counter pass")));
   }
-  fs::remove_all(dir);
   p.source_file = request.program.front();
   return p;
 }

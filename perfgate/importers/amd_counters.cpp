@@ -12,6 +12,8 @@
 //         gfx90a, gfx940, gfx941, gfx942.
 //  [PR8345] ROCm/rocm-systems pull request 8345: 12 SQ counters "exceed the eight available SQ
 //         slots" on gfx90a and gfx940/941/942.
+//  [MI350] ROCm documentation, "MI350 series performance counters" (rocm.docs.amd.com,
+//         conceptual/gpu-arch/mi350-performance-counters): SQ_INSTS_VALU_MFMA_MOPS_F6F4.
 #include "importers/amd_counters.hpp"
 
 #include <perfgate/error.hpp>
@@ -106,7 +108,7 @@ amd_formula mops(std::string_view counter) {
   return f;
 }
 
-std::vector<amd_counter_source> cdna_matrix(bool gfx94x) {
+std::vector<amd_counter_source> cdna_matrix(bool gfx94x, bool gfx950) {
   std::vector<amd_counter_source> s = {
       {c::tensor_fp16, {mops("SQ_INSTS_VALU_MFMA_MOPS_F16")}, {}},
       {c::tensor_bf16, {mops("SQ_INSTS_VALU_MFMA_MOPS_BF16")}, {}},
@@ -119,11 +121,18 @@ std::vector<amd_counter_source> cdna_matrix(bool gfx94x) {
     s.push_back({c::tensor_fp8, {mops("SQ_INSTS_VALU_MFMA_MOPS_F8")}, {}});
     s.push_back({c::tensor_tf32, {mops("SQ_INSTS_VALU_MFMA_MOPS_XF32")}, {}});
   }
+  if (gfx950) {
+    // [MI350] SQ_INSTS_VALU_MFMA_MOPS_F6F4: "F6 or F4 data type" operations / 512. One counter
+    // for both, so FP4 work: CDNA 4 runs FP6 and FP4 matrix math at one rate (MI355X: MXFP6 and
+    // MXFP4 dense alike, twice FP8).
+    s.push_back({c::tensor_fp4, {mops("SQ_INSTS_VALU_MFMA_MOPS_F6F4")}, {}});
+  }
   return s;
 }
 
-std::vector<amd_counter_source> with_matrix(std::vector<amd_counter_source> sources, bool gfx94x) {
-  for (auto& m : cdna_matrix(gfx94x)) {
+std::vector<amd_counter_source> with_matrix(std::vector<amd_counter_source> sources, bool gfx94x,
+                                            bool gfx950 = false) {
+  for (auto& m : cdna_matrix(gfx94x, gfx950)) {
     sources.push_back(std::move(m));
   }
   return sources;
@@ -305,10 +314,17 @@ std::vector<amd_arch> build_families() {
                with_matrix(with_traffic(cdna_full_mix(), tcc_ea_read(), tcc_ea_write()), false),
                cdna_limits()});
   f.push_back({"gfx94x",
-               {"gfx940", "gfx941", "gfx942", "gfx950"},
+               {"gfx940", "gfx941", "gfx942"},
                64,
                with_matrix(with_traffic(cdna_full_mix(), tcc_ea0_read(), tcc_ea0_write()), true),
                cdna_limits()});
+  // gfx950 (CDNA 4): gfx94x's counters and its FP6/FP4 operations counter.
+  f.push_back(
+      {"gfx950",
+       {"gfx950"},
+       64,
+       with_matrix(with_traffic(cdna_full_mix(), tcc_ea0_read(), tcc_ea0_write()), true, true),
+       cdna_limits()});
   f.push_back({"gfx908",
                {"gfx908"},
                64,
@@ -366,8 +382,8 @@ bool same_formula(const amd_formula& a, const amd_formula& b) {
 // subset of it (gfx906 before gfx90a, gfx11 before gfx10 and gfx12); the KB fallbacks last.
 amd_arch build_any() {
   // gfx906's byte formulas (two EA interfaces) must be tried before gfx90a's (one).
-  static constexpr std::string_view family_order[] = {"gfx94x", "gfx906", "gfx90a", "gfx908",
-                                                      "gfx900", "gfx11",  "gfx10",  "gfx12"};
+  static constexpr std::string_view family_order[] = {
+      "gfx950", "gfx94x", "gfx906", "gfx90a", "gfx908", "gfx900", "gfx11", "gfx10", "gfx12"};
   amd_arch any;
   any.family = "any";
   any.default_wave_size = 64;
@@ -626,6 +642,23 @@ std::vector<std::string> amd_counters_to_request(std::string_view arch) {
 std::vector<std::vector<std::string>> amd_counter_passes(std::string_view arch) {
   const amd_arch& a = known_arch(arch);
   return split_groups(request_groups(a), a.limits);
+}
+
+std::vector<std::vector<std::string>> amd_tensor_counter_passes(std::string_view arch) {
+  const amd_arch& a = known_arch(arch);
+  const auto& tensor = c::tensor_ops;
+  std::vector<std::vector<std::string>> groups;
+  for (const auto& s : a.sources) {
+    if (!s.alternatives.empty() &&
+        std::find(tensor.begin(), tensor.end(), s.canonical) != tensor.end()) {
+      std::vector<std::string> group;
+      for (const auto& t : s.alternatives.front().terms) {
+        group.push_back(amd_request_name(t.counter));
+      }
+      groups.push_back(std::move(group));
+    }
+  }
+  return split_groups(groups, a.limits);
 }
 
 std::vector<std::vector<std::string>>

@@ -105,6 +105,12 @@ struct amd_arch {
 /// appears exactly once. Throws usage_error for an unknown arch.
 [[nodiscard]] std::vector<std::vector<std::string>> amd_counter_passes(std::string_view arch);
 
+/// The matrix operations counters of `arch` (SQ_INSTS_VALU_MFMA_MOPS_*), split into passes as
+/// amd_counter_passes splits the model's: what a second run collects when SQ_INSTS_MFMA showed
+/// matrix work. Empty for an architecture without them. Throws usage_error for an unknown arch.
+[[nodiscard]] std::vector<std::vector<std::string>>
+amd_tensor_counter_passes(std::string_view arch);
+
 /// The same split for any list of counters and limits (a counter whose block has no limit
 /// counts against a limit of 1 per pass, the safe choice for blocks we know nothing about).
 [[nodiscard]] std::vector<std::vector<std::string>>
