@@ -41,6 +41,15 @@
 namespace perfgate::cli {
 
 namespace {
+// A profiled kernel is the SASS function (demangled) when the names agree, or their names before
+// the parameter list do: profilers shorten or drop parameter lists.
+bool same_kernel(const std::string& profiled, const std::string& demangled) {
+  const auto base = [](const std::string& n) { return n.substr(0, n.find('(')); };
+  return profiled == demangled || base(profiled) == base(demangled);
+}
+
+// The warps of one block of `threads` threads (NVIDIA: 32 lanes).
+std::uint64_t warps_of(std::uint64_t threads) { return (threads + 31) / 32; }
 struct eq1_options {
   double issue = 0, completion = 0, theta = 0.8;
   std::uint64_t n = 0;
@@ -426,10 +435,8 @@ void trip_count_from_profile(const std::string& file, const detail::sass_functio
                              std::map<std::uint32_t, std::uint64_t>& trips) {
   const profile p = import_profile(file);
   const std::string name = cupti::demangle(f.name.c_str());
-  const auto base = [](const std::string& n) { return n.substr(0, n.find('(')); };
-  const auto k = std::find_if(p.kernels.begin(), p.kernels.end(), [&](const kernel_profile& kp) {
-    return kp.name == name || base(kp.name) == base(name);
-  });
+  const auto k = std::find_if(p.kernels.begin(), p.kernels.end(),
+                              [&](const kernel_profile& kp) { return same_kernel(kp.name, name); });
   if (k == p.kernels.end()) {
     throw usage_error("--profile: no kernel " + name + " in " + file);
   }
@@ -443,7 +450,7 @@ void trip_count_from_profile(const std::string& file, const detail::sass_functio
   const auto& l = *k->launch;
   const double warps = static_cast<double>(k->invocations) *
                        static_cast<double>(l.grid[0] * l.grid[1] * l.grid[2]) *
-                       static_cast<double>((l.block[0] * l.block[1] * l.block[2] + 31) / 32);
+                       static_cast<double>(warps_of(l.block[0] * l.block[1] * l.block[2]));
   std::uint32_t head = 0;
   const double per_warp = executed->second / warps;
   const std::uint64_t n = detail::trip_count_from_executed(f, trips, per_warp, head);
@@ -572,7 +579,6 @@ pipeline_estimates(const std::vector<std::string>& idg_files, const std::string&
     throw usage_error("--idg: the local device " + local.id +
                       " does not say how many compute units it has");
   }
-  const auto base_name = [](const std::string& n) { return n.substr(0, n.find('(')); };
   for (const auto& file : idg_files) {
     const std::string text = read_text_file(file);
     const auto graph = pipeline::idg_from_json(text, file, latencies);
@@ -581,7 +587,7 @@ pipeline_estimates(const std::vector<std::string>& idg_files, const std::string&
         cupti::demangle(detail::json_fields(doc, file, "").string("kernel").c_str());
     bool matched = false;
     for (const auto& k : p.kernels) {
-      if (k.name != kernel && base_name(k.name) != base_name(kernel)) {
+      if (!same_kernel(k.name, kernel)) {
         continue;
       }
       matched = true;
@@ -596,7 +602,7 @@ pipeline_estimates(const std::vector<std::string>& idg_files, const std::string&
       const std::uint64_t groups = l.grid[0] * l.grid[1] * l.grid[2];
       const auto occupancy = graph_occupancy(text, file, threads, 0);
       pipeline::sim_config c;
-      c.warps_per_group = (threads + 31) / 32;
+      c.warps_per_group = warps_of(threads);
       c.groups = pipeline::groups_per_compute_unit(groups, local.compute_units);
       c.resident_groups = occupancy.groups;
       c.in_order = true; // an SM issues each warp's instructions in order

@@ -347,7 +347,11 @@ std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
   static const std::regex usage_line(R"(^\s*REG:([0-9]{1,9}) .*SHARED:([0-9]{1,15}) .*$)");
   std::vector<resource_usage> out;
   std::string arch;
-  bool pending = false;
+  bool pending = false; // out.back() still lacks its REG/SHARED line
+  const auto unfinished = [&](std::size_t line_number) {
+    return input_error(file, "line " + std::to_string(line_number),
+                       "function " + out.back().function + " without its REG and SHARED");
+  };
   std::size_t line_number = 0;
   for (const std::string& line : split_lines(text)) {
     ++line_number;
@@ -356,8 +360,7 @@ std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
       arch = m[1];
     } else if (std::regex_match(line, m, function_line)) {
       if (pending) {
-        throw input_error(file, "line " + std::to_string(line_number - 1),
-                          "function " + out.back().function + " without its REG and SHARED");
+        throw unfinished(line_number - 1);
       }
       out.push_back({arch, m[1], {}});
       pending = true;
@@ -368,8 +371,7 @@ std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
     }
   }
   if (pending) {
-    throw input_error(file, "line " + std::to_string(line_number),
-                      "function " + out.back().function + " without its REG and SHARED");
+    throw unfinished(line_number);
   }
   return out;
 }

@@ -25,22 +25,14 @@ import io
 import json
 import shutil
 import subprocess
-import sys
 import tarfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from check_support import CheckFailed, check, run_main
+
 TEMPLATED = 'BM_copy<float, "a&b">'
 EXPECTED_STATUS = {"perf.stream": "failed", "perf.templated": "passed"}
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise CheckFailed(message)
 
 
 def run(what, command, cwd=None, expect_success=True):
@@ -177,10 +169,4 @@ def main(cmake, ctest, perfgate_build, source, work):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 6:
-        sys.exit(__doc__)
-    try:
-        sys.exit(main(*sys.argv[1:]))
-    except CheckFailed as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        sys.exit(1)
+    run_main(main, 5, __doc__)

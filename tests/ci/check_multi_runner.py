@@ -48,6 +48,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from check_support import check, run_main
+
 RUNNERS = {"runner-h100": "h100-sxm", "runner-l40s": "l40s"}
 # test -> (its recorded Google Benchmark output on each runner, in RUNNERS' order; the gate's
 # options)
@@ -71,15 +73,6 @@ CALIBRATED = {
     "runner-b": (100, "triad_10_repetitions_1.3x.json", 0.19),
 }
 HOST_A = "runner-a.example"
-
-
-class CheckFailed(Exception):
-    pass
-
-
-def check(condition, message):
-    if not condition:
-        raise CheckFailed(message)
 
 
 class Runner:
@@ -513,10 +506,4 @@ def main(mode, perfgate, source, work):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 5:
-        sys.exit(__doc__)
-    try:
-        sys.exit(main(*sys.argv[1:]))
-    except CheckFailed as e:
-        print(f"FAIL: {e}", file=sys.stderr)
-        sys.exit(1)
+    run_main(main, 4, __doc__)
