@@ -357,6 +357,25 @@ std::string describe_estimate(const pipeline::launch_estimate& e) {
          " warps (limited by " + e.limited_by + "), " + detail::duration(e.seconds) +
          " per launch (" + e.idg + ")";
 }
+
+// The evidence for a kernel's latency class: the pipeline model's estimate where the policy has
+// one for it; else, with a measured time, its duration per invocation against the floor (until
+// the pipeline model has the kernel's instruction graph, duration is the evidence).
+struct latency_evidence {
+  const pipeline::launch_estimate* model = nullptr;
+  std::optional<double> per_invocation_s;
+  bool by_duration = false; // no model, and under the floor
+
+  latency_evidence(const kernel_report& k, const gate_policy& policy) {
+    if (const auto e = policy.pipeline.find(k.name); e != policy.pipeline.end()) {
+      model = &e->second;
+    }
+    if (k.measured && k.measured->time_s > 0) {
+      per_invocation_s = k.measured->time_s / static_cast<double>(k.invocations);
+      by_duration = model == nullptr && *per_invocation_s < policy.latency_floor_s;
+    }
+  }
+};
 } // namespace
 
 void apply_gate(report& r, const gate_policy& policy) {
@@ -378,6 +397,8 @@ void apply_gate(report& r, const gate_policy& policy) {
     const prediction& p = k.predictions.front();
     const std::string on = " on " + local;
 
+    const latency_evidence latency(k, policy);
+    const pipeline::launch_estimate* model = latency.model;
     if (k.measured && k.measured->time_s > 0) {
       const double e = gated_time_s(p) / k.measured->time_s;
       if (!std::isfinite(e)) { // JSON has no inf: it would be stored as "no efficiency"
@@ -393,12 +414,7 @@ void apply_gate(report& r, const gate_policy& policy) {
         numbers += "; the " + std::string(to_string(k.params.model)) + " model predicts " +
                    detail::duration(p.predicted_time_s);
       }
-      const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
-      const auto estimate = policy.pipeline.find(k.name);
-      const pipeline::launch_estimate* model =
-          estimate == policy.pipeline.end() ? nullptr : &estimate->second;
-      const bool latency = model == nullptr && per_invocation < policy.latency_floor_s;
-      // Until the pipeline model has the kernel's instruction graph, duration is the evidence.
+      const double per_invocation = *latency.per_invocation_s;
       const std::string latency_class =
           "latency-bound by duration: " + detail::duration(per_invocation) +
           " per invocation, under the " + detail::duration(policy.latency_floor_s) +
@@ -421,7 +437,7 @@ void apply_gate(report& r, const gate_policy& policy) {
       } else if (policy.min_efficiency && e < *policy.min_efficiency) {
         const std::string what = "efficiency " + ratio(e) + " below MIN_EFFICIENCY " +
                                  ratio(*policy.min_efficiency) + on + ": " + numbers;
-        if (latency) {
+        if (latency.by_duration) {
           warnings.push_back(what + "; " + latency_class);
         } else {
           failures.push_back(what);
@@ -433,29 +449,25 @@ void apply_gate(report& r, const gate_policy& policy) {
                            "(recalibrate) or the declared work is too small");
       } else {
         notes.push_back("efficiency " + ratio(e) + on + ": " + numbers +
-                        (latency ? "; " + latency_class : "") +
+                        (latency.by_duration ? "; " + latency_class : "") +
                         (model != nullptr ? "; " + describe_estimate(*model) : ""));
       }
     } else {
       notes.push_back("no measured time: prediction only");
     }
 
-    const auto estimate = policy.pipeline.find(k.name);
-    if (estimate != policy.pipeline.end()) {
-      k.pipeline = estimate->second; // kept in the report for a later run's baseline
+    if (model != nullptr) {
+      k.pipeline = *model; // kept in the report for a later run's baseline
     }
-    if (policy.expect_latency && estimate != policy.pipeline.end()) {
-      if (estimate->second.latency_bound) {
-        notes.push_back("latency-bound as expected" + on + ": " +
-                        describe_estimate(estimate->second));
+    if (policy.expect_latency && model != nullptr) {
+      if (model->latency_bound) {
+        notes.push_back("latency-bound as expected" + on + ": " + describe_estimate(*model));
       } else {
-        failures.push_back("expected latency-bound" + on + ", found " +
-                           describe_estimate(estimate->second));
+        failures.push_back("expected latency-bound" + on + ", found " + describe_estimate(*model));
       }
-    } else if (policy.expect_latency && k.measured && k.measured->time_s > 0) {
-      const double per_invocation = k.measured->time_s / static_cast<double>(k.invocations);
-      const std::string duration = detail::duration(per_invocation) + " per invocation";
-      if (per_invocation < policy.latency_floor_s) {
+    } else if (policy.expect_latency && latency.per_invocation_s) {
+      const std::string duration = detail::duration(*latency.per_invocation_s) + " per invocation";
+      if (latency.by_duration) {
         notes.push_back("latency-bound as expected" + on + ", by duration: " + duration +
                         ", under the " + detail::duration(policy.latency_floor_s) +
                         " threshold (the pipeline model's class is unavailable: no instruction "
