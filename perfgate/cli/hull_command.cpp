@@ -14,9 +14,22 @@
 
 #include "cli/commands.hpp"
 
+#include <initializer_list>
+#include <map>
 #include <memory>
+#include <string>
 
 namespace perfgate::cli {
+namespace {
+// An enum option's choices, spelt as hull::to_string spells them (and the JSON files read them).
+template <class E> std::map<std::string, E> spelt(std::initializer_list<E> values) {
+  std::map<std::string, E> out;
+  for (const E v : values) {
+    out.emplace(std::string(hull::to_string(v)), v);
+  }
+  return out;
+}
+} // namespace
 
 action add_hull_command(CLI::App& app) {
   struct options {
@@ -24,6 +37,12 @@ action add_hull_command(CLI::App& app) {
     double f = 0;
     std::vector<std::string> devices;
     std::string fma = "unknown", coalescing = "unknown", vector = "unknown";
+    std::map<std::string, hull::fma_use> fma_choices =
+        spelt({hull::fma_use::yes, hull::fma_use::no, hull::fma_use::unknown});
+    std::map<std::string, hull::coalescing> coalescing_choices =
+        spelt({hull::coalescing::known, hull::coalescing::unknown, hull::coalescing::scattered});
+    std::map<std::string, hull::vectorised> vector_choices =
+        spelt({hull::vectorised::yes, hull::vectorised::no, hull::vectorised::unknown});
     double element_bytes = 4, alpha = 0, beta = 0;
     bool transfers = false, one_core = false, list_classes = false;
     std::string app_file;
@@ -49,14 +68,14 @@ action add_hull_command(CLI::App& app) {
                                  "A built-in device id or a perfgate-device/1 file; repeat for "
                                  "several");
   cmd->add_option("--fma", opt->fma, "Whether the code will use FMA: yes, no, unknown")
-      ->check(CLI::IsMember({"yes", "no", "unknown"}))
+      ->check(CLI::IsMember(opt->fma_choices))
       ->capture_default_str();
   cmd->add_option("--coalescing", opt->coalescing,
                   "Memory accesses: known (coalesced), unknown, scattered")
-      ->check(CLI::IsMember({"known", "unknown", "scattered"}))
+      ->check(CLI::IsMember(opt->coalescing_choices))
       ->capture_default_str();
   cmd->add_option("--vector", opt->vector, "CPUs: whether the code will be vectorised")
-      ->check(CLI::IsMember({"yes", "no", "unknown"}))
+      ->check(CLI::IsMember(opt->vector_choices))
       ->capture_default_str();
   cmd->add_option("--element-bytes", opt->element_bytes, "Bytes per data element")
       ->capture_default_str();
@@ -92,15 +111,9 @@ action add_hull_command(CLI::App& app) {
     }
     hull::document doc;
     auto& a = doc.assumed;
-    a.fma = opt->fma == "yes"  ? hull::fma_use::yes
-            : opt->fma == "no" ? hull::fma_use::no
-                               : hull::fma_use::unknown;
-    a.coalesced = opt->coalescing == "known"       ? hull::coalescing::known
-                  : opt->coalescing == "scattered" ? hull::coalescing::scattered
-                                                   : hull::coalescing::unknown;
-    a.vector = opt->vector == "yes"  ? hull::vectorised::yes
-               : opt->vector == "no" ? hull::vectorised::no
-                                     : hull::vectorised::unknown;
+    a.fma = opt->fma_choices.at(opt->fma);
+    a.coalesced = opt->coalescing_choices.at(opt->coalescing);
+    a.vector = opt->vector_choices.at(opt->vector);
     a.element_bytes = opt->element_bytes;
     a.transfers = opt->transfers;
     a.one_core = opt->one_core;
