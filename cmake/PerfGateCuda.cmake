@@ -7,17 +7,20 @@
 # enabled. Include this from the top-level CMakeLists.txt (enable_language must run there).
 #
 # Architectures: CMAKE_CUDA_ARCHITECTURES (or the CUDAARCHS environment variable) wins when
-# set; otherwise perfgate builds 80;90a;100;120 (A100, H100/H200, B200, RTX 50xx), never
-# `native` (there may be no GPU on the build machine). Hopper is built as the architecture-
-# specific sm_90a (its cubin runs on compute capability 9.0 only, as sm_90's would): the
-# micro-benchmarks measure its tensor peaks with wgmma, which plain sm_90 code cannot carry.
+# set; otherwise perfgate builds 80;90a;100a;103a;120 (A100, H100/H200, B200, B300, RTX 50xx),
+# never `native` (there may be no GPU on the build machine). Hopper and datacenter Blackwell are
+# built architecture-specific (sm_90a, sm_100a, sm_103a: each cubin runs on its own compute
+# capability only): the micro-benchmarks measure their tensor peaks with wgmma and tcgen05, which
+# plain sm_90 / sm_100 code cannot carry. (The family-specific sm_100f would cover 10.0 and 10.3
+# at once, but CMake 3.25 refuses the suffix.) A device between these (compute capability 11.0)
+# JIT-compiles the sm_80 PTX.
 include_guard(DIRECTORY)
 include(CheckLanguage)
 
 set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING
     "Build the CUDA micro-benchmarks: AUTO (if nvcc works), ON (required) or OFF")
 set_property(CACHE PERFGATE_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
-set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90a;100;120")
+set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90a;100a;103a;120")
 
 set(PERFGATE_CUDA_ENABLED OFF)
 string(TOUPPER "${PERFGATE_WITH_CUDA}" _pg_cuda_mode)

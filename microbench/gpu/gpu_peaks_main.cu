@@ -19,7 +19,7 @@
 // kernel that skipped data would be reported as an error rather than as bandwidth.
 //   gpu_measure: timing and sizing     gpu_compute: FMA, integer mad and add peaks
 //   gpu_caches:  shared memory, L2     gpu_memory:  DRAM streams, roofline sweep
-//   gpu_tensor:  mma.sync / MFMA per precision   gpu_tensor_async: wgmma (sm_90a), run last
+//   gpu_tensor:  mma.sync / MFMA per precision   gpu_tensor_async: wgmma, tcgen05 (run last)
 //   gpu_uncoalesced: random 4-byte gather/scatter   gpu_bus: pinned host-device copies
 //   gpu_clocks:  NVML / ROCm SMI clock reader
 //   gpu_latency: dependent chains per instruction class (the pipeline model's latencies)

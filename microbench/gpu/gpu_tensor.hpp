@@ -25,16 +25,17 @@ inline constexpr int tensor_precisions = 6;
 /// build carries for it, has no such path.
 [[nodiscard]] result run_tensor(const bench& b, int i);
 
-/// How many precisions the device's asynchronous matrix path has a benchmark for: the five of
-/// wgmma (fp16, bf16, tf32, fp8, int8) on compute capability 9.x, else 0 (tcgen05 on 10.x is
-/// not measured; AMD has no such path).
+/// How many precisions the device's asynchronous matrix path has a benchmark for: five (fp16,
+/// bf16, tf32, fp8, int8) with wgmma on compute capability 9.x and tcgen05 on 10.x, else 0 (AMD
+/// has no such path).
 [[nodiscard]] int tensor_async_precisions(const pgpu::device_prop& prop);
 
 /// The result key of asynchronous precision `i`: tensor_fp16_gflops ... tensor_int8_gops.
 [[nodiscard]] std::string tensor_async_key(int i);
 
-/// Precision `i` with wgmma at full occupancy; null with the reason where the code this build
-/// runs has no wgmma or its result check fails. Run last: a fault would end the CUDA context.
+/// Precision `i` with wgmma / tcgen05 at full occupancy; null with the reason where the code
+/// this build runs lacks the path or its result check fails. Run last: a fault would end the
+/// CUDA context.
 [[nodiscard]] result run_tensor_async(const bench& b, int i);
 
 } // namespace perfgate::microbench::gpu

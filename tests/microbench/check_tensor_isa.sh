@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The tensor micro-benchmarks (microbench/gpu/gpu_tensor.cu) run the matrix instruction of each
 # precision, once per step of the unrolled loop (mma_unroll 16 x mma_chains 4 = 64), in the code
-# each architecture gets: nothing hoisted out of the loop, nothing emulated; the wgmma ones
-# (gpu_tensor_async.cu) run whole groups of 8 HGMMA/QGMMA/IGMMA in the sm_90a code and nothing
+# each architecture gets: nothing hoisted out of the loop, nothing emulated; the asynchronous
+# ones (gpu_tensor_async.cu) run whole groups of 8 HGMMA/QGMMA/IGMMA in the sm_90a code and of 8
+# UTCHMMA/UTCQMMA/UTCIMMA in the sm_100a and sm_103a code (UTCIMMA only in sm_100a's), nothing
 # elsewhere. Checked offline in
 # the machine code, since a GPU is rarely at hand and a kernel whose loop the compiler emptied
 # would report any rate at all.
@@ -13,16 +14,17 @@ set -euo pipefail
 # shellcheck source=isa_listing.sh
 source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
 steps=64         # gpu_tensor.cu: mma_unroll 16 x mma_chains 4
-wgmma_unroll=8   # gpu_tensor_async.cu: instructions per commit group
+unroll=8         # gpu_tensor_async.cu: wgmma / tcgen05 instructions per unrolled step
 
 case "$1" in
 cuda)
   cuda_tools cuobjdump nvdisasm
   extract_cubins "$2"
-  checked=0 async=0
+  checked=0 wgmma=0 tcgen05=0
   for cubin in "$work"/*.cubin; do
     sass="$(cuobjdump -sass "$cubin")"
     arch="$(cubin_arch "$cubin")"
+    specific="$(grep -oE 'sm_[0-9]+a' <<<"$(basename "$cubin")" || true)" # sm_90a, sm_100a
     expect() { # expect KERNEL INSTRUCTION_REGEX [STEPS]
       local n per=${3:-$steps}
       n="$(count_in "$2" "$1" <<<"$sass")"
@@ -56,20 +58,37 @@ cuda)
     fi
     if grep -q "wgmma_kernel" <<<"$sass"; then # gpu_tensor_async.cu: wgmma, sm_90a only
       if [ "$arch" = sm_90 ]; then
-        expect 10wgmma_fp16E 'HGMMA\.64x256x16\.F32( |;)' $wgmma_unroll
-        expect 10wgmma_bf16E 'HGMMA\.64x256x16\.F32\.BF16' $wgmma_unroll
-        expect 10wgmma_tf32E 'HGMMA\.64x256x8\.F32\.TF32' $wgmma_unroll
-        expect 9wgmma_fp8E 'QGMMA\.64x256x32\.F32\.E4M3\.E4M3' $wgmma_unroll
-        expect 10wgmma_int8E 'IGMMA\.64x256x32\.S8\.S8' $wgmma_unroll
-        async=$((async + 1))
+        expect 10wgmma_fp16E 'HGMMA\.64x256x16\.F32( |;)' $unroll
+        expect 10wgmma_bf16E 'HGMMA\.64x256x16\.F32\.BF16' $unroll
+        expect 10wgmma_tf32E 'HGMMA\.64x256x8\.F32\.TF32' $unroll
+        expect 9wgmma_fp8E 'QGMMA\.64x256x32\.F32\.E4M3\.E4M3' $unroll
+        expect 10wgmma_int8E 'IGMMA\.64x256x32\.S8\.S8' $unroll
+        wgmma=$((wgmma + 1))
       else
         none wgmma_kernel 'GMMA'
       fi
     fi
+    if grep -q "tcgen05_kernel" <<<"$sass"; then # tcgen05: sm_100a, sm_103a
+      if [ "$arch" = sm_100 ] || [ "$arch" = sm_103 ]; then
+        expect 9umma_fp16E 'UTCHMMA ' $unroll
+        expect 9umma_bf16E 'UTCHMMA ' $unroll
+        expect 9umma_tf32E 'UTCHMMA ' $unroll
+        expect 8umma_fp8E 'UTCQMMA ' $unroll
+        if [ "$specific" = sm_100a ]; then
+          expect 9umma_int8E 'UTCIMMA ' $unroll
+        else # kind::i8 is sm_100a's alone
+          none 9umma_int8E 'UTC.MMA'
+        fi
+        tcgen05=$((tcgen05 + 1))
+      else
+        none tcgen05_kernel 'UTC.MMA'
+      fi
+    fi
   done
   [ $checked -ge 1 ] || fail "no cubin of $2 holds the tensor kernels"
-  [ $async -ge 1 ] || fail "no sm_90a cubin of $2 holds the wgmma kernels (is 90a built?)"
-  echo "tensor SASS checked for $checked architectures, wgmma for $async"
+  [ $wgmma -ge 1 ] || fail "no sm_90a cubin of $2 holds the wgmma kernels (is 90a built?)"
+  [ $tcgen05 -ge 1 ] || fail "no sm_100a / sm_103a cubin of $2 holds the tcgen05 kernels"
+  echo "tensor SASS checked for $checked architectures, wgmma for $wgmma, tcgen05 for $tcgen05"
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # cmake -DEXE=<perfgate-microbench-*> -DRUNTIME=CUDA|HIP -DMODE=quick|bad_argument
 #       -P run_microbench.cmake
+cmake_minimum_required(VERSION 3.25)
 foreach(_var IN ITEMS EXE RUNTIME MODE)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "run_microbench.cmake: ${_var} is not set")
@@ -61,7 +62,8 @@ if(NOT _got_backend STREQUAL _backend)
 endif()
 # The tensor keys are tensor_* where warp-level MMA / MFMA is the fastest matrix path, mma_sync_*
 # on Hopper and datacenter Blackwell but for FP64, whose DMMA is the fastest path everywhere
-# (microbench/gpu/gpu_tensor.hpp). Hopper then runs the wgmma precisions last, as tensor_*.
+# (microbench/gpu/gpu_tensor.hpp). Hopper and datacenter Blackwell then run the wgmma / tcgen05
+# precisions last, as tensor_*.
 string(JSON _arch GET "${out}" device arch)
 if(RUNTIME STREQUAL "CUDA" AND out MATCHES "\"mma_sync_fp16_gflops\"")
   set(_tensor mma_sync_)
@@ -73,11 +75,15 @@ set(_expected fp32_gflops fp64_gflops fp16_gflops int_mad_gops int_add_gops ldst
               ${_tensor}bf16_gflops ${_tensor}tf32_gflops tensor_fp64_gflops
               ${_tensor}fp8_gflops ${_tensor}int8_gops uncoalesced_gather_gbs
               uncoalesced_scatter_gbs uncoalesced_gbs bus_h2d_gbs bus_d2h_gbs bus_gbs)
-set(_wgmma "")
-if(RUNTIME STREQUAL "CUDA" AND _arch STREQUAL "sm_90")
-  set(_wgmma tensor_fp16_gflops tensor_bf16_gflops tensor_tf32_gflops tensor_fp8_gflops
-             tensor_int8_gops)
-  list(APPEND _expected ${_wgmma})
+# _async_measured: those that must hold a rate (perfgate builds sm_90a, sm_100a and sm_103a;
+# tcgen05's INT8 is sm_100a's alone, so it may be null on Blackwell).
+set(_async_measured "")
+if(RUNTIME STREQUAL "CUDA" AND _arch MATCHES "^sm_(90|10[0-9])$")
+  set(_async_measured tensor_fp16_gflops tensor_bf16_gflops tensor_tf32_gflops tensor_fp8_gflops)
+  list(APPEND _expected ${_async_measured} tensor_int8_gops)
+  if(_arch STREQUAL "sm_90")
+    list(APPEND _async_measured tensor_int8_gops)
+  endif()
 endif()
 string(JSON _n LENGTH "${out}" results)
 set(_keys "")
@@ -86,11 +92,14 @@ foreach(_i RANGE ${_last})
   string(JSON _key GET "${out}" results ${_i} key)
   string(JSON _best GET "${out}" results ${_i} best)
   list(APPEND _keys "${_key}")
-  # fp16 and the tensor precisions are null where the device lacks them; not the wgmma ones
-  # on Hopper (perfgate builds sm_90a): null there is a failed result check or a fault.
+  # fp16 and the tensor precisions are null where the device lacks them; not the asynchronous
+  # ones listed above: null there is a failed result check or a fault.
   math(EXPR _from_end "${_n} - ${_i}")
-  list(LENGTH _wgmma _n_wgmma)
-  if((NOT _key MATCHES "^(fp16_gflops|tensor_|mma_sync_)" OR _from_end LESS_EQUAL _n_wgmma) AND
+  set(_async_required FALSE)
+  if(_from_end LESS_EQUAL 5 AND _key IN_LIST _async_measured)
+    set(_async_required TRUE)
+  endif()
+  if((NOT _key MATCHES "^(fp16_gflops|tensor_|mma_sync_)" OR _async_required) AND
      NOT _best GREATER 0)
     string(JSON _note ERROR_VARIABLE _no_note GET "${out}" results ${_i} note)
     message(FATAL_ERROR "${_key}: best rate is '${_best}', expected a positive number (${_note})")
