@@ -84,73 +84,58 @@ constexpr unsigned umma_idesc(unsigned d_format, unsigned ab_format) {
   return d_format << 4 | ab_format << 7 | ab_format << 10 | (umma_columns >> 3) << 17 |
          (128 >> 4) << 24;
 }
-template <int K, unsigned Word, bool Float> struct operands_of {
+template <precision P, int K, unsigned Word, bool Float> struct operands_of {
+  static constexpr precision p = P;
   static constexpr int k = K;
   static constexpr unsigned word = Word;
   static constexpr bool is_float = Float;
 };
-struct fp16_operands : operands_of<16, 0x14001400u, true> { // half 2^-10 twice
+struct fp16_operands : operands_of<fp16, 16, 0x14001400u, true> { // half 2^-10 twice
   static constexpr double product = 1.0 / (1 << 20);
   static constexpr unsigned idesc = umma_idesc(1, 0);
 };
-struct bf16_operands : operands_of<16, 0x3a803a80u, true> { // bf16 2^-10 twice
+struct bf16_operands : operands_of<bf16, 16, 0x3a803a80u, true> { // bf16 2^-10 twice
   static constexpr double product = 1.0 / (1 << 20);
   static constexpr unsigned idesc = umma_idesc(1, 1);
 };
-struct tf32_operands : operands_of<8, 0x3a800000u, true> { // tf32 (an f32 word) 2^-10
+struct tf32_operands : operands_of<tf32, 8, 0x3a800000u, true> { // tf32 (an f32 word) 2^-10
   static constexpr double product = 1.0 / (1 << 20);
   static constexpr unsigned idesc = umma_idesc(1, 2);
 };
-struct fp8_operands : operands_of<32, 0x08080808u, true> { // e4m3 2^-6 four times
+struct fp8_operands : operands_of<fp8, 32, 0x08080808u, true> { // e4m3 2^-6 four times
   static constexpr double product = 1.0 / (1 << 12);
   static constexpr unsigned idesc = umma_idesc(1, 0);
 };
-struct int8_operands : operands_of<32, 0x01010101u, false> { // s8 1 four times
+struct int8_operands : operands_of<int8, 32, 0x01010101u, false> { // s8 1 four times
   static constexpr double product = 1.0;
   static constexpr unsigned idesc = umma_idesc(2, 1); // s32 D, signed A and B
 };
 
 // wgmma: 2 x 64 x 256 x k operations per warpgroup instruction.
-struct wgmma_fp16 : fp16_operands {
-  static constexpr double ops = 2.0 * 64 * 256 * k;
+template <class Operands> struct wgmma : Operands {
+  static constexpr double ops = 2.0 * 64 * 256 * Operands::k;
   __device__ static void step(unsigned (&d)[128], std::uint64_t a, std::uint64_t b) {
 #ifdef PGPU_WGMMA
-    PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 1, 1, 0, 0");
+    constexpr precision p = Operands::p;
+    if constexpr (p == fp16) {
+      PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", ", 1, 1, 0, 0");
+    } else if constexpr (p == bf16) {
+      PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0");
+    } else if constexpr (p == tf32) {
+      PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1");
+    } else if constexpr (p == fp8) {
+      PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", ", 1, 1");
+    } else {
+      PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "");
+    }
 #endif
   }
 };
-struct wgmma_bf16 : bf16_operands {
-  static constexpr double ops = 2.0 * 64 * 256 * k;
-  __device__ static void step(unsigned (&d)[128], std::uint64_t a, std::uint64_t b) {
-#ifdef PGPU_WGMMA
-    PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", ", 1, 1, 0, 0");
-#endif
-  }
-};
-struct wgmma_tf32 : tf32_operands {
-  static constexpr double ops = 2.0 * 64 * 256 * k;
-  __device__ static void step(unsigned (&d)[128], std::uint64_t a, std::uint64_t b) {
-#ifdef PGPU_WGMMA
-    PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", ", 1, 1");
-#endif
-  }
-};
-struct wgmma_fp8 : fp8_operands {
-  static constexpr double ops = 2.0 * 64 * 256 * k;
-  __device__ static void step(unsigned (&d)[128], std::uint64_t a, std::uint64_t b) {
-#ifdef PGPU_WGMMA
-    PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3", ", 1, 1");
-#endif
-  }
-};
-struct wgmma_int8 : int8_operands {
-  static constexpr double ops = 2.0 * 64 * 256 * k;
-  __device__ static void step(unsigned (&d)[128], std::uint64_t a, std::uint64_t b) {
-#ifdef PGPU_WGMMA
-    PGPU_WGMMA_STEP("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "");
-#endif
-  }
-};
+struct wgmma_fp16 : wgmma<fp16_operands> {};
+struct wgmma_bf16 : wgmma<bf16_operands> {};
+struct wgmma_tf32 : wgmma<tf32_operands> {};
+struct wgmma_fp8 : wgmma<fp8_operands> {};
+struct wgmma_int8 : wgmma<int8_operands> {};
 
 // tcgen05: D (in TMEM at `tmem`) = A B, + D when `accumulate`; 2 x 128 x 256 x k operations.
 #ifdef PGPU_TCGEN05
@@ -162,16 +147,17 @@ struct wgmma_int8 : int8_operands {
 #else
 #define PGPU_UMMA_STEP(kind) ((void)tmem, (void)a, (void)b, (void)accumulate, (void)idesc)
 #endif
-template <class Operands, int Kind> struct umma : Operands {
+template <class Operands> struct umma : Operands {
   static constexpr double ops = 2.0 * 128 * 256 * Operands::k;
   __device__ static void step(unsigned tmem, std::uint64_t a, std::uint64_t b,
                               unsigned accumulate) {
     constexpr unsigned idesc = Operands::idesc;
-    if constexpr (Kind == 0) {
+    constexpr precision p = Operands::p;
+    if constexpr (p == fp16 || p == bf16) { // the descriptor's formats tell the two apart
       PGPU_UMMA_STEP("kind::f16");
-    } else if constexpr (Kind == 1) {
+    } else if constexpr (p == tf32) {
       PGPU_UMMA_STEP("kind::tf32");
-    } else if constexpr (Kind == 2) {
+    } else if constexpr (p == fp8) {
       PGPU_UMMA_STEP("kind::f8f6f4");
     } else {
 #ifdef PGPU_TCGEN05_I8
@@ -182,11 +168,11 @@ template <class Operands, int Kind> struct umma : Operands {
     }
   }
 };
-struct umma_fp16 : umma<fp16_operands, 0> {};
-struct umma_bf16 : umma<bf16_operands, 0> {};
-struct umma_tf32 : umma<tf32_operands, 1> {};
-struct umma_fp8 : umma<fp8_operands, 2> {};
-struct umma_int8 : umma<int8_operands, 3> {};
+struct umma_fp16 : umma<fp16_operands> {};
+struct umma_bf16 : umma<bf16_operands> {};
+struct umma_tf32 : umma<tf32_operands> {};
+struct umma_fp8 : umma<fp8_operands> {};
+struct umma_int8 : umma<int8_operands> {};
 
 // Keeps the compiler from moving accumulator registers across the asynchronous instructions.
 __device__ __forceinline__ void fence_operands(unsigned (&d)[128]) {
