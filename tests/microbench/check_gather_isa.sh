@@ -11,32 +11,18 @@ set -euo pipefail
 # shellcheck source=isa_listing.sh
 source "$(dirname "${BASH_SOURCE[0]}")/isa_listing.sh"
 
-# none LISTING ARCH KERNEL REGEX
-none() {
-  local n
-  n="$(count_in "$4" "$3" <<<"$1")"
-  [ "$n" -eq 0 ] || fail "$2 $3: $n instructions matching $4, expected none"
-}
-
 case "$1" in
 cuda)
   cuda_tools cuobjdump
-  extract_cubins "$2"
-  checked=0
-  for cubin in "$work"/*.cubin; do
-    grep -aq "13gather_kernel" "$cubin" || continue # the symbol table names it: no disassembly
-    sass="$(cuobjdump -sass "$cubin")"
-    arch="$(cubin_arch "$cubin")"
+  check() {
     for kernel in 13gather_kernel 14scatter_kernel; do
       # 32-bit accesses only: LDG.E / LDG.E.CONSTANT, STG.E (no .64 / .128 widening).
       at_least "$sass" "$arch" $kernel 'LDG\.E(\.CONSTANT)? ' 8
       at_least "$sass" "$arch" $kernel 'STG\.E ' 4
       none "$sass" "$arch" $kernel '(LDG|STG)\.E\.(64|128)'
     done
-    checked=$((checked + 1))
-  done
-  [ $checked -ge 1 ] || fail "no cubin of $2 holds the gather/scatter kernels"
-  echo "gather/scatter SASS checked for $checked architectures"
+  }
+  each_cubin "$2" 13gather_kernel "the gather/scatter kernels" check
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"

@@ -19,19 +19,12 @@ cuda)
   cuda_tools cuobjdump
   patterns=(' FFMA ' ' DFMA ' ' IMAD ' 'MUFU\.EX2' ' LDS ' ' LDG' ' LDG' ' BAR\.SYNC')
   counts=(1024 1024 1024 1024 1024 128 128 1024)
-  extract_cubins "$2"
-  checked=0
-  for cubin in "$work"/*.cubin; do
-    grep -aq "chain_kernel" "$cubin" || continue # the symbol table names it: no disassembly
-    sass="$(cuobjdump -sass "$cubin")"
-    arch="$(cubin_arch "$cubin")"
+  check() {
     for i in "${!kernels[@]}"; do
       at_least "$sass" "$arch" "chain_kernel${kernels[$i]}" "${patterns[$i]}" "${counts[$i]}"
     done
-    checked=$((checked + 1))
-  done
-  [ $checked -ge 1 ] || fail "no cubin of $2 holds the latency chains"
-  echo "latency chains' SASS checked for $checked architectures"
+  }
+  each_cubin "$2" chain_kernel "the latency chains" check
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"

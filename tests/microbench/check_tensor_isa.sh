@@ -19,24 +19,16 @@ unroll=8         # gpu_tensor_async.cu: wgmma / tcgen05 instructions per unrolle
 case "$1" in
 cuda)
   cuda_tools cuobjdump nvdisasm
-  extract_cubins "$2"
   checked=0 wgmma=0 tcgen05=0
-  for cubin in "$work"/*.cubin; do
-    sass="$(cuobjdump -sass "$cubin")"
-    arch="$(cubin_arch "$cubin")"
+  expect() { # expect KERNEL INSTRUCTION_REGEX [STEPS]
+    local n per=${3:-$steps}
+    n="$(count_in "$2" "$1" <<<"$sass")"
+    [ "$n" -ge "$per" ] && [ $((n % per)) -eq 0 ] ||
+      fail "$arch $1: $n instructions matching $2, expected a multiple of $per (>= $per)"
+    echo "ok: $arch $1: $n x $2"
+  }
+  check() { # a kernel an architecture does not measure must be empty there (none)
     specific="$(grep -oE 'sm_[0-9]+a' <<<"$(basename "$cubin")" || true)" # sm_90a, sm_100a
-    expect() { # expect KERNEL INSTRUCTION_REGEX [STEPS]
-      local n per=${3:-$steps}
-      n="$(count_in "$2" "$1" <<<"$sass")"
-      [ "$n" -ge "$per" ] && [ $((n % per)) -eq 0 ] ||
-        fail "$arch $1: $n instructions matching $2, expected a multiple of $per (>= $per)"
-      echo "ok: $arch $1: $n x $2"
-    }
-    none() { # none KERNEL INSTRUCTION_REGEX: an empty kernel, never launched on this architecture
-      local n
-      n="$(count_in "$2" "$1" <<<"$sass")"
-      [ "$n" -eq 0 ] || fail "$arch $1: $n x $2 where this architecture does not measure it"
-    }
     # Kernel markers carry the mangled length prefix: 8mma_fp16E is not inside 10wgmma_fp16E.
     if grep -q "8mma_fp16E" <<<"$sass"; then # gpu_tensor.cu: warp-level mma.sync
       expect 8mma_fp16E 'HMMA\.16816\.F32( |;)'
@@ -47,12 +39,12 @@ cuda)
       if [ "$arch" = sm_90 ]; then # Hopper's FP64 tensor shape; split into 8x8x4 elsewhere
         expect 12mma_fp64_k16E 'DMMA\.16x8x16'
       else
-        none 12mma_fp64_k16E 'DMMA'
+        none "$sass" "$arch" 12mma_fp64_k16E 'DMMA'
       fi
       if [ "$arch" = sm_120 ]; then
         expect 7mma_fp8E 'QMMA\.16832\.F32\.E4M3\.E4M3'
       else # emulated or absent there: the run must not measure it
-        none 7mma_fp8E 'QMMA'
+        none "$sass" "$arch" 7mma_fp8E 'QMMA'
       fi
       checked=$((checked + 1))
     fi
@@ -65,7 +57,7 @@ cuda)
         expect 10wgmma_int8E 'IGMMA\.64x256x32\.S8\.S8' $unroll
         wgmma=$((wgmma + 1))
       else
-        none wgmma_kernel 'GMMA'
+        none "$sass" "$arch" wgmma_kernel 'GMMA'
       fi
     fi
     if grep -q "tcgen05_kernel" <<<"$sass"; then # tcgen05: sm_100a, sm_103a
@@ -77,15 +69,17 @@ cuda)
         if [ "$specific" = sm_100a ]; then
           expect 9umma_int8E 'UTCIMMA ' $unroll
         else # kind::i8 is sm_100a's alone
-          none 9umma_int8E 'UTC.MMA'
+          none "$sass" "$arch" 9umma_int8E 'UTC.MMA'
         fi
         tcgen05=$((tcgen05 + 1))
       else
-        none tcgen05_kernel 'UTC.MMA'
+        none "$sass" "$arch" tcgen05_kernel 'UTC.MMA'
       fi
     fi
-  done
-  [ $checked -ge 1 ] || fail "no cubin of $2 holds the tensor kernels"
+  }
+  # wgmma_kernel's cubin names mma_kernel too (tcgen05_kernel shares that cubin).
+  each_cubin "$2" mma_kernel "the tensor kernels" check
+  [ $checked -ge 1 ] || fail "no cubin of $2 holds the warp-level tensor kernels"
   [ $wgmma -ge 1 ] || fail "no sm_90a cubin of $2 holds the wgmma kernels (is 90a built?)"
   [ $tcgen05 -ge 1 ] || fail "no sm_100a / sm_103a cubin of $2 holds the tcgen05 kernels"
   echo "tensor SASS checked for $checked architectures, wgmma for $wgmma, tcgen05 for $tcgen05"
@@ -101,20 +95,15 @@ hip)
       [ "$n" -eq $steps ] || fail "$arch $1: $n x $2, expected $steps"
       echo "ok: $arch $1: $n x $2"
     }
-    none() { # none KERNEL: an empty kernel, never launched on this architecture
-      local n
-      n="$(count_in v_mfma "$1" <<<"$asm")"
-      [ "$n" -eq 0 ] || fail "$arch $1: $n x v_mfma where this architecture does not measure it"
-    }
     case $arch in
     gfx90a)
       expect 8mma_fp16E v_mfma_f32_32x32x8f16
       expect 8mma_bf16E v_mfma_f32_32x32x8bf16_1k
       expect 8mma_fp64E v_mfma_f64_16x16x4f64
       expect 8mma_int8E v_mfma_i32_32x32x8i8
-      none 8mma_tf32E
-      none 7mma_fp8E
-      none 12mma_int8_k16E ;;
+      none "$asm" $arch 8mma_tf32E v_mfma
+      none "$asm" $arch 7mma_fp8E v_mfma
+      none "$asm" $arch 12mma_int8_k16E v_mfma ;;
     gfx940)
       expect 8mma_fp16E v_mfma_f32_32x32x8_f16
       expect 8mma_bf16E v_mfma_f32_32x32x8_bf16
@@ -122,7 +111,7 @@ hip)
       expect 8mma_tf32E v_mfma_f32_32x32x4_xf32
       expect 7mma_fp8E v_mfma_f32_32x32x16_fp8_fp8
       expect 12mma_int8_k16E v_mfma_i32_32x32x16_i8
-      none 8mma_int8E ;;
+      none "$asm" $arch 8mma_int8E v_mfma ;;
     gfx1030)
       ! grep -q v_mfma <<<"$asm" || fail "gfx1030 has no MFMA, yet the code holds one" ;;
     esac

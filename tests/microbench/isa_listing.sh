@@ -20,6 +20,13 @@ at_least() {
   echo "ok: $2 $3: $n x $4"
 }
 
+# none LISTING ARCH KERNEL REGEX: the kernel has no instruction matching REGEX.
+none() {
+  local n
+  n="$(count_in "$4" "$3" <<<"$1")"
+  [ "$n" -eq 0 ] || fail "$2 $3: $n instructions matching $4, expected none"
+}
+
 # cuda_tools TOOL...: put the CUDA toolkit's bin/, else the PyPI wheels' (nvidia-cuda-cuobjdump,
 # nvidia-cuda-nvdisasm: no GPU needed) on PATH; exit 77 (CTest skip) naming what is missing.
 cuda_tools() {
@@ -39,6 +46,23 @@ extract_cubins() {
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
   (cd "$work" && cuobjdump -xelf all "$(realpath "$1")" >/dev/null)
+}
+
+# each_cubin EXE MARKER WHAT CHECK: runs the function CHECK with $cubin, $sass and $arch set for
+# every cubin of EXE whose symbol table names MARKER (no disassembly needed to skip the others);
+# fails when none does.
+each_cubin() {
+  local exe="$1" marker="$2" what="$3" check="$4" each_cubin_n=0 # a name CHECK will not use
+  extract_cubins "$exe"
+  for cubin in "$work"/*.cubin; do
+    grep -aq "$marker" "$cubin" || continue
+    sass="$(cuobjdump -sass "$cubin")"
+    arch="$(cubin_arch "$cubin")"
+    "$check"
+    each_cubin_n=$((each_cubin_n + 1))
+  done
+  [ $each_cubin_n -ge 1 ] || fail "no cubin of $exe holds $what"
+  echo "$what: SASS checked in $each_cubin_n cubins"
 }
 
 # cubin_arch CUBIN: its sm_NN, from the file name cuobjdump gave it.
