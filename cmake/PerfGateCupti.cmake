@@ -25,11 +25,39 @@ if(NOT _pg_cupti_mode STREQUAL "AUTO" AND NOT PERFGATE_WITH_CUPTI)
 endif()
 
 # FindCUDAToolkit looks at CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH and /usr/local/cuda.
+# CUDAToolkit_INCLUDE_DIRS is a list: CMake 4 adds the CCCL folder
+# (.../targets/x86_64-linux/include;.../include/cccl), so every folder of it is searched.
 find_package(CUDAToolkit QUIET)
-if(NOT TARGET CUDA::cupti OR NOT EXISTS "${CUDAToolkit_INCLUDE_DIRS}/cupti_profiler_host.h")
-  set(_pg_cupti_why "no CUDA toolkit with CUPTI 12.6 or later (cupti_profiler_host.h) was found")
+set(_pg_cupti_header "")
+if(CUDAToolkit_FOUND)
+  find_file(_pg_cupti_header_path cupti_profiler_host.h
+    PATHS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH NO_CACHE)
+  if(_pg_cupti_header_path)
+    set(_pg_cupti_header "${_pg_cupti_header_path}")
+  endif()
+endif()
+if(NOT TARGET CUDA::cupti OR NOT _pg_cupti_header)
+  if(NOT CUDAToolkit_FOUND)
+    set(_pg_cupti_why "no CUDA toolkit was found")
+  elseif(NOT TARGET CUDA::cupti)
+    set(_pg_cupti_why "the CUDA toolkit ${CUDAToolkit_VERSION} at ${CUDAToolkit_BIN_DIR}/.. "
+                      "has no CUPTI library (CUDA::cupti)")
+  else()
+    set(_pg_cupti_why "the CUDA toolkit ${CUDAToolkit_VERSION} at ${CUDAToolkit_BIN_DIR}/.. has "
+                      "no cupti_profiler_host.h (CUPTI 12.6 or later) in its include folders "
+                      "${CUDAToolkit_INCLUDE_DIRS}")
+  endif()
+  string(CONCAT _pg_cupti_why ${_pg_cupti_why})
   if(_pg_cupti_mode STREQUAL "AUTO")
-    message(STATUS "perfgate: CUPTI collector disabled: ${_pg_cupti_why} (set CUDAToolkit_ROOT)")
+    if(CUDAToolkit_FOUND)
+      # A toolkit is here but its CUPTI is not used: say so loudly, the collector is missing.
+      message(WARNING "perfgate: CUPTI collector disabled: ${_pg_cupti_why}. perfgate will have "
+                      "no CUPTI collector (`--collector cupti`, `perfgate metrics`); set "
+                      "CUDAToolkit_ROOT to a toolkit with CUPTI, or PERFGATE_WITH_CUPTI=OFF to "
+                      "silence this.")
+    else()
+      message(STATUS "perfgate: CUPTI collector disabled: ${_pg_cupti_why} (set CUDAToolkit_ROOT)")
+    endif()
     return()
   endif()
   message(FATAL_ERROR "perfgate: PERFGATE_WITH_CUPTI=ON but ${_pg_cupti_why}. Set "

@@ -4,6 +4,8 @@
 #   cmake -DMODULE=<cmake/PerfGate.cmake> -DWORK=<scratch> -P check_module_errors.cmake
 cmake_minimum_required(VERSION 3.25)
 
+include("${CMAKE_CURRENT_LIST_DIR}/../support/ctest_outcomes.cmake")
+
 # The documented synopsis versus the parsed keyword lists.
 file(READ "${MODULE}" text)
 string(REGEX MATCH "add_perf_prediction\\(<target>[^)]*\\)\n" synopsis "${text}")
@@ -91,16 +93,23 @@ add_perf_prediction(bench NAME frac COLLECTOR profile PROFILE p.csv DEVICES h100
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the accepted calls failed to configure:\n${err}")
 endif()
-file(READ "${WORK}/accepted/build/CTestTestfile.cmake" tests)
-foreach(expected
-    "\"--timeout\" \"5\" \"--\" \"/bin/true\" \"--mode\" \"FAST\""
-    "LABELS \"perf;NIGHTLY;gpu\""
-    "TIMEOUT \"35\""
-    "\"--timeout\" \"2.5\""
-    "TIMEOUT \"33\"")
-  string(FIND "${tests}" "${expected}" at)
+# The generated tests as CTest lists them (`ctest --show-only=json-v1`): CMake 4 writes
+# CTestTestfile.cmake in other words than 3.25 does.
+ctest_test_entry("${WORK}/accepted/build" perf.bench bench)
+ctest_test_entry("${WORK}/accepted/build" frac frac)
+foreach(check
+    "bench|\"--timeout\" \"5\" \"--\" \"/bin/true\" \"--mode\" \"FAST\""
+    "bench|\nLABELS=NIGHTLY;gpu;perf\n" # CTest lists labels sorted
+    "bench|\nTIMEOUT=35"
+    "frac|\"--timeout\" \"2.5\""
+    "frac|\nTIMEOUT=33")
+  string(FIND "${check}" "|" bar) # the expected text holds ';': no list
+  string(SUBSTRING "${check}" 0 ${bar} test)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${check}" ${bar} -1 expected)
+  string(FIND "${${test}}" "${expected}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "expected ${expected} in the generated tests:\n${tests}")
+    message(FATAL_ERROR "expected ${expected} in the generated test ${test}:\n${${test}}")
   endif()
 endforeach()
 message(STATUS "ok: capitals far from keywords are values; CTest's TIMEOUT is perfgate's + 30 s")
@@ -114,22 +123,24 @@ add_perf_prediction(bench NAME on_cpu COLLECTOR gbench LOCAL_DEVICE cpu)")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the LOCAL_DEVICE calls failed to configure:\n${err}")
 endif()
+ctest_test_entry("${WORK}/resources/build" on_gpu on_gpu)
+ctest_test_entry("${WORK}/resources/build" on_cpu on_cpu)
+ctest_test_entry("${WORK}/resources/build" perfgate.calibrate.gpu calibrate)
+# The resource specification is a variable of the generated file, not a test property.
 file(READ "${WORK}/resources/build/CTestTestfile.cmake" tests)
-string(REGEX MATCH "add_test\\(\\[=\\[on_gpu\\]=\\][^\n]*\n[^\n]*" on_gpu "${tests}")
-string(REGEX MATCH "add_test\\(\\[=\\[on_cpu\\]=\\][^\n]*\n[^\n]*" on_cpu "${tests}")
-string(REGEX MATCH "add_test\\(\\[=\\[perfgate.calibrate.gpu\\]=\\][^\n]*\n[^\n]*" calibrate "${tests}")
 foreach(check
     "on_gpu|\"--gpu-calibrations\" \"${WORK}/resources/build/perfgate\""
-    "on_gpu|RESOURCE_GROUPS \"gpus:1\""
+    "on_gpu|\nRESOURCE_GROUPS=gpus:1"
     "on_gpu|\"--idg\" \"a.idg.json\" \"--idg\" \"b.idg.json\" \"--latencies\" \"lat.json\""
-    "on_gpu|TIMEOUT \"1230\""
-    "on_cpu|RESOURCE_LOCK \"perfgate_cpu\""
-    "on_cpu|TIMEOUT \"630\""
-    "calibrate|RESOURCE_GROUPS \"gpus:1\""
+    "on_gpu|\nTIMEOUT=1230"
+    "on_cpu|\nRESOURCE_LOCK=perfgate_cpu"
+    "on_cpu|\nTIMEOUT=630"
+    "calibrate|\nRESOURCE_GROUPS=gpus:1"
     "tests|set(CTEST_RESOURCE_SPEC_FILE \"${WORK}/resources/build/CMakeFiles/perfgate/one-gpu.json\")")
-  string(REPLACE "|" ";" parts "${check}")
-  list(GET parts 0 test)
-  list(GET parts 1 expected)
+  string(FIND "${check}" "|" bar)
+  string(SUBSTRING "${check}" 0 ${bar} test)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${check}" ${bar} -1 expected)
   string(FIND "${${test}}" "${expected}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "expected ${expected} in the generated ${test}:\n${${test}}")

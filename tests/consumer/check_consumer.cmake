@@ -5,6 +5,7 @@
 cmake_minimum_required(VERSION 3.25)
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/run_step.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/../support/ctest_outcomes.cmake")
 
 function(expect output regex what)
   if(NOT output MATCHES "${regex}")
@@ -20,25 +21,37 @@ run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build
 run("build the consumer" "${CMAKE_COMMAND}" --build "${WORK}/build" --parallel 2)
 
 execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" -L perf --output-on-failure
+                        --output-junit "${WORK}/junit.xml"
                 WORKING_DIRECTORY "${WORK}/build" RESULT_VARIABLE rc OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
+ctest_outcomes("${WORK}/junit.xml" perf)
+# outcome(<test> <passed|failed|skipped> <what>): the test's outcome in CTest's JUnit report.
+function(outcome test kind what)
+  list(FIND perf_${kind} "${test}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "consumer: ${what}: ${test} is not among the ${kind} tests "
+                        "(passed: ${perf_passed}; failed: ${perf_failed}; skipped: ${perf_skipped})")
+  endif()
+  message(STATUS "ok: ${what}")
+endfunction()
 set(out "${out}${err}")
 message("${out}")
 if(rc EQUAL 0)
   message(FATAL_ERROR "consumer: ctest -L perf passed, but two tests must fail")
 endif()
 
-string(REGEX MATCHALL "perfgate\\.calibrate\\.cpu \\.+ +Passed" calibrations "${out}")
+set(calibrations ${perf_passed})
+list(FILTER calibrations INCLUDE REGEX "^perfgate\\.calibrate\\.cpu$")
 list(LENGTH calibrations n)
 if(NOT n EQUAL 1)
   message(FATAL_ERROR "consumer: the CPU calibration fixture ran ${n} times, expected once")
 endif()
 message(STATUS "ok: the calibration fixture ran once for 3 CPU perf tests")
-expect("${out}" "perf\\.triad \\.+ +Passed" "the STREAM triad passes MIN_EFFICIENCY 0.25")
-expect("${out}" "perf\\.triad_strided \\.+\\*\\*\\*Failed" "the strided triad fails")
+outcome(perf.triad passed "the STREAM triad passes MIN_EFFICIENCY 0.25")
+outcome(perf.triad_strided failed "the strided triad fails")
 expect("${out}" "FAIL  BM_triad_strided[^\n]*\n +efficiency 0\\.[0-2][0-9] below MIN_EFFICIENCY 0\\.25 on local-cpu: measured [0-9.]+ m?s, roof [0-9.]+ m?s"
        "... with an efficiency message")
-expect("${out}" "perf\\.dot_expect_compute \\.+\\*\\*\\*Failed" "the dot product fails")
+outcome(perf.dot_expect_compute failed "the dot product fails")
 expect("${out}" "expected compute-bound on local-cpu, found memory-bound \\(O_krn 0\\.125 <= O_ridge"
        "... with a class message")
 # The GPU test: skipped (77) without an NVIDIA GPU, measured and passed with one.
@@ -48,9 +61,9 @@ if(nvidia_smi)
   execute_process(COMMAND "${nvidia_smi}" -L OUTPUT_VARIABLE gpus ERROR_QUIET)
 endif()
 if(gpus MATCHES "^GPU 0")
-  expect("${out}" "perf\\.gpu_saxpy \\.+ +Passed" "the GPU test passes on this GPU")
+  outcome(perf.gpu_saxpy passed "the GPU test passes on this GPU")
 else()
-  expect("${out}" "perf\\.gpu_saxpy \\.+\\*\\*\\*Skipped" "the GPU-only test is skipped (77)")
+  outcome(perf.gpu_saxpy skipped "the GPU-only test is skipped (77)")
 endif()
 expect("${out}" "<CTestMeasurement type=\"numeric/double\" name=\"BM_triad_strided\\.efficiency\">"
        "CDash measurement lines")

@@ -9,16 +9,24 @@
 cmake_minimum_required(VERSION 3.25)
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/run_step.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/../support/ctest_outcomes.cmake")
 
 # ctest over the four perf tests (the calibration fixture left out: the device files below
-# stand for it), FAKE_GPU_SECONDS per run; `ctest_out` gets the output.
+# stand for it), FAKE_GPU_SECONDS per run; `ctest_out` gets the output, `run_passed`,
+# `run_failed` and `run_skipped` the outcomes from CTest's JUnit report.
 function(run_perf_tests seconds)
   file(MAKE_DIRECTORY "${WORK}/log")
+  file(REMOVE "${WORK}/junit.xml")
   execute_process(COMMAND "${CMAKE_COMMAND}" -E env FAKE_GPU_SECONDS=${seconds}
                           "${CMAKE_CTEST_COMMAND}" -j4 -R "^perf\\.fake_gpu_" -FS ".*"
-                          --output-on-failure ${ARGN}
+                          --output-on-failure --output-junit "${WORK}/junit.xml" ${ARGN}
                   WORKING_DIRECTORY "${WORK}/build" RESULT_VARIABLE rc OUTPUT_VARIABLE out
                   ERROR_VARIABLE err)
+  ctest_outcomes("${WORK}/junit.xml" run)
+  foreach(kind passed failed skipped)
+    list(LENGTH run_${kind} n)
+    set(run_${kind} "${n}" PARENT_SCOPE)
+  endforeach()
   set(ctest_out "${out}${err}" PARENT_SCOPE)
   set(ctest_rc "${rc}" PARENT_SCOPE)
 endfunction()
@@ -70,7 +78,7 @@ file(WRITE "${WORK}/build/perfgate/local-gpu.json" "${device}")
 
 # 1. With the specification: four at once, four GPUs, each gated on its own calibration.
 run_perf_tests(3 --resource-spec-file "${WORK}/resources.json")
-if(NOT ctest_rc EQUAL 0 OR NOT ctest_out MATCHES "100% tests passed, 0 tests failed out of 4")
+if(NOT ctest_rc EQUAL 0 OR NOT run_passed EQUAL 4)
   message(FATAL_ERROR "ctest -j4 with four GPUs did not pass all four tests:\n${ctest_out}")
 endif()
 read_runs()
@@ -115,7 +123,7 @@ message(STATUS "ok: four perf tests in parallel, each pinned to its own GPU and 
 # 2. Without one: CTest uses the module's one-GPU specification, one test at a time, unpinned.
 file(REMOVE_RECURSE "${WORK}/log" "${WORK}/build/perfgate-reports")
 run_perf_tests(1)
-if(NOT ctest_rc EQUAL 0 OR NOT ctest_out MATCHES "100% tests passed, 0 tests failed out of 4")
+if(NOT ctest_rc EQUAL 0 OR NOT run_passed EQUAL 4)
   message(FATAL_ERROR "ctest -j4 without a specification did not pass all four:\n${ctest_out}")
 endif()
 read_runs()
@@ -149,8 +157,7 @@ foreach(n 0 1)
     message(FATAL_ERROR "GPU ${n}'s test did not calibrate it:\n${test_log}")
   endif()
 endforeach()
-string(REGEX MATCHALL "\\*\\*\\*Skipped" skipped "${ctest_out}")
-list(LENGTH skipped n_skipped)
+set(n_skipped ${run_skipped})
 string(REGEX MATCHALL "\nperfgate: calibrating GPU " calibrated "${test_log}")
 list(LENGTH calibrated n_calibrated)
 string(REGEX MATCHALL "\nperfgate: skipped: " skip_reasons "${test_log}")
