@@ -80,7 +80,8 @@ std::vector<std::string> ncu_default_metrics() {
                                       "sm__cycles_elapsed.avg.per_second"};
   const auto& tensor = counter::tensor_ops;
   for (const auto& source : ncu_counter_sources()) {
-    if (std::find(tensor.begin(), tensor.end(), source.canonical) != tensor.end()) {
+    if (std::find(tensor.begin(), tensor.end(), source.canonical) != tensor.end() ||
+        source.canonical == counter::tensor_inst_hfma2) {
       continue; // named differently on every chip: only a chip's plan can ask for them
     }
     for (auto m : source.alternatives.front().metrics) {
@@ -95,9 +96,13 @@ std::vector<std::string> ncu_default_metrics() {
 std::vector<std::string> ncu_command_line(const collect_request& request,
                                           const std::vector<std::string>& metrics,
                                           const std::string& log_file) {
-  std::vector<std::string> argv = {"ncu",           "--csv", "--page",    "raw",
-                                   "--print-units", "base",  "--metrics", join(metrics, ","),
-                                   "--log-file",    log_file};
+  // --clock-control none: the kernel at the clocks the GPU chooses, as it runs in production
+  // (ncu's default locks the SM near base clock, 1290 MHz on an H200, and changes a shared
+  // card's settings while it profiles). The roof follows the SM clock each kernel ran at
+  // (sm__cycles_elapsed.avg.per_second), so no clock needs to be held.
+  std::vector<std::string> argv = {"ncu",           "--csv",           "--page",    "raw",
+                                   "--print-units", "base",            "--metrics", join(metrics, ","),
+                                   "--clock-control", "none",          "--log-file", log_file};
   if (!request.kernel_regex.empty()) {
     // ncu matches --kernel-name against the function name alone by default (no return type,
     // parameters or template arguments); --kernel-name-base demangled makes it match the full

@@ -11,7 +11,7 @@ namespace perfgate::detail {
 
 bool needs_tensor_run(const profile& p) {
   return std::any_of(p.kernels.begin(), p.kernels.end(), [&](const kernel_profile& k) {
-    return k.matrix_instructions(p.warp_size) > 0 && k.tensor_operations() <= 0;
+    return k.matrix_instructions() > 0 && k.tensor_operations() <= 0;
   });
 }
 
@@ -27,6 +27,9 @@ void add_tensor_counters(profile& base, const profile& tensor) {
       if (const auto ops = t->counter(name)) {
         k.counters[std::string(name)] = *ops * scale;
       }
+    }
+    if (const auto hfma2 = t->counter(counter::tensor_inst_hfma2)) {
+      k.counters[std::string(counter::tensor_inst_hfma2)] = *hfma2 * scale;
     }
   }
 }

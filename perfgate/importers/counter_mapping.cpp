@@ -102,7 +102,13 @@ std::span<const counter_source> ncu_counter_sources() {
          1.0,
          "GB100-class chips count FP4 and FP6 inputs of the mixed FP8/FP6/FP4 instruction with "
          "FP8, which runs them at the FP8 rate"}}},
-      {c::tensor_int8, {{{"sm__ops_path_tensor_src_int8.sum"}}}},
+      // GH100 also splits INT8 by instruction: IMMA (mma.sync) and IGMMA (wgmma); a capture may
+      // hold only those.
+      {c::tensor_int8,
+       {{{"sm__ops_path_tensor_src_int8.sum"}},
+        {{"sm__ops_path_tensor_op_imma_src_int8.sum", "sm__ops_path_tensor_op_igmma_src_int8.sum"}},
+        {{"sm__ops_path_tensor_op_igmma_src_int8.sum"}},
+        {{"sm__ops_path_tensor_op_imma_src_int8.sum"}}}},
       {c::tensor_fp4,
        {{{"sm__ops_path_tensor_src_fp4_dst_fp32.sum",
           "sm__ops_path_tensor_src_fp4_fp6_dst_fp16.sum",
@@ -113,6 +119,7 @@ std::span<const counter_source> ncu_counter_sources() {
       // GA100 and GH100 issue SIMT HFMA2 to the tensor pipe too: the model subtracts inst_fp16_fma
       // before taking tensor instructions as evidence of matrix work.
       {c::tensor_inst, {{{"sm__inst_executed_pipe_tensor.sum"}}}},
+      {c::tensor_inst_hfma2, {{{"sm__inst_executed_pipe_tensor_op_hmma_type_hfma2.sum"}}}},
       {c::inst_fp16_fma,
        {{{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"}},
         {{"sm__sass_thread_inst_executed_op_hfma_pred_on.sum"}}}},

@@ -266,12 +266,15 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     // Matrix instructions whose operations no counter measured: the kernel's work is unknown
     // (the flops of one instruction depend on its shape), and a roof without it would be
     // judged on the wrong work. Refuse, naming what to collect.
-    const double mma_inst = k.matrix_instructions(p.warp_size);
+    const double mma_inst = k.matrix_instructions();
     if (mma_inst > 0 && k.tensor_operations() <= 0) {
       std::ostringstream s;
       s << "executed " << std::fixed << std::setprecision(0) << mma_inst
         << " matrix instructions on the tensor pipe (" << p.native_name(counter::tensor_inst)
-        << (k.counter(counter::inst_fp16_fma).value_or(0) > 0 ? " less its HFMA2 instructions" : "")
+        << (k.counter(counter::tensor_inst_hfma2)  ? " less its HFMA2 instructions"
+            : k.counter(counter::inst_fp16_fma).value_or(0) > 0
+                ? " less the most its HFMA2 thread instructions can be"
+                : "")
         << ") but no counter in the profile measured their operations"
         << (uncounted.empty() ? "" : "; collect " + uncounted)
         << " (names vary by chip: `perfgate metrics --chip NAME`; the operations of one tensor "

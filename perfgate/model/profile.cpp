@@ -61,13 +61,16 @@ std::optional<double> kernel_profile::counter(std::string_view canonical) const 
   return std::nullopt;
 }
 
-double kernel_profile::matrix_instructions(int warp_size) const {
-  // GA100 and GH100 count SIMT HFMA2 on the tensor pipe: at least inst_fp16_fma / warp size of
-  // its warp instructions are those (all of them in the H100 captures' RNG, softmax and
-  // reduction kernels), so only the rest can be matrix instructions.
+double kernel_profile::matrix_instructions() const {
   const double tensor = counter(counter::tensor_inst).value_or(0);
-  const double hfma = counter(counter::inst_fp16_fma).value_or(0);
-  return std::max(0.0, tensor - (warp_size > 0 ? hfma / warp_size : 0.0));
+  if (const auto hfma2 = counter(counter::tensor_inst_hfma2)) {
+    return std::max(0.0, tensor - *hfma2);
+  }
+  // Between inst_fp16_fma / warp size (full warps) and inst_fp16_fma (one thread each) of the
+  // pipe's instructions are HFMA2; only what lies beyond the most they can be is proof of
+  // matrix work. Real MMA kernels are far beyond it (a GEMM: millions of tensor instructions, no
+  // HFMA2); the H100 and H200 captures' RNG, Welford and moments kernels are within it.
+  return std::max(0.0, tensor - counter(counter::inst_fp16_fma).value_or(0));
 }
 
 double kernel_profile::tensor_operations() const {

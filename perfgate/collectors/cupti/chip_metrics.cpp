@@ -32,6 +32,11 @@ std::string role_of(std::string_view canonical) {
   if (canonical == counter::tensor_inst || canonical == counter::inst_fp16_fma) {
     return "tensor_evidence";
   }
+  // Counted in the tensor run, beside the operations: it costs a replay pass of its own, and
+  // only a kernel that needs that run needs it (GA100 and GH100 have it).
+  if (canonical == counter::tensor_inst_hfma2) {
+    return "tensor_run_evidence";
+  }
   return "hierarchy";
 }
 
@@ -95,7 +100,9 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
         }
         choice.unavailable.push_back(*invalid);
       }
-      auto& run = choice.role == "tensor" ? plan.tensor_metrics : plan.metrics;
+      auto& run = choice.role == "tensor" || choice.role == "tensor_run_evidence"
+                      ? plan.tensor_metrics
+                      : plan.metrics;
       for (const auto& m : choice.metrics) {
         if (std::find(run.begin(), run.end(), m) == run.end()) {
           run.push_back(m);

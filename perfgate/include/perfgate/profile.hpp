@@ -50,6 +50,9 @@ inline constexpr std::string_view tensor_inst = "tensor_inst";
 /// SIMT half-precision FMA thread instructions (HFMA2 counted once): GA100 and GH100 issue them
 /// to the tensor pipe, so they are part of tensor_inst there.
 inline constexpr std::string_view inst_fp16_fma = "inst_fp16_fma";
+/// The HFMA2 warp instructions the tensor pipe executed (GH100:
+/// sm__inst_executed_pipe_tensor_op_hmma_type_hfma2): exact where inst_fp16_fma only bounds them.
+inline constexpr std::string_view tensor_inst_hfma2 = "tensor_inst_hfma2";
 
 inline constexpr std::array<std::string_view, 8> tensor_ops = {
     tensor_fp16, tensor_bf16, tensor_tf32, tensor_fp32,
@@ -121,9 +124,12 @@ struct kernel_profile {
   std::vector<std::string> clock_limits;
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
-  /// Warp-level matrix (MMA) instructions: the tensor pipe's instructions less the SIMT HFMA2
-  /// some chips issue there (at least inst_fp16_fma / warp size of them); 0 when not counted.
-  [[nodiscard]] double matrix_instructions(int warp_size) const;
+  /// Warp-level matrix (MMA) instructions that the counters prove: the tensor pipe's
+  /// instructions less the SIMT HFMA2 some chips (GA100, GH100) issue there: exactly where the
+  /// pipe's HFMA2 warp instructions were counted (tensor_inst_hfma2), else less the most the
+  /// HFMA2 thread instructions can be (one active thread each: a scan's or reduction's partial
+  /// warps), so that no SIMT kernel is taken for matrix work. 0 when not counted.
+  [[nodiscard]] double matrix_instructions() const;
   /// Tensor operations over every precision counted (0 when none is).
   [[nodiscard]] double tensor_operations() const;
 };

@@ -26,6 +26,8 @@ const strings fixed = {"ncu",           "--csv",
                        "--page",        "raw",
                        "--print-units", "base",
                        "--metrics",     "gpu__time_duration.sum,smsp__inst_executed.sum",
+                       // the clocks the GPU chooses: no lock at base, no change to the card
+                       "--clock-control", "none",
                        "--log-file",    "/tmp/perfgate ncu (1).csv"};
 
 collect_request request_for(strings program, std::string kernel_regex = {}) {
@@ -83,7 +85,7 @@ TEST(NcuCommandLine, AwkwardArgumentsStayOneElementEachUnquoted) {
   // The program's argv is the tail, untouched and in order.
   EXPECT_TRUE(std::equal(program.begin(), program.end(), argv.end() - std::ssize(program)));
   EXPECT_EQ(argv[fixed.size() + 3], "regex:" + regex);
-  EXPECT_EQ(argv[9], "/tmp/perfgate ncu (1).csv");
+  EXPECT_EQ(argv[11], "/tmp/perfgate ncu (1).csv");
   // ncu's own flags all precede the program; a program argument that looks like a flag stays
   // after it, where ncu hands it to the program.
   const auto program_at = std::find(argv.begin(), argv.end(), program.front());
@@ -119,9 +121,11 @@ TEST(NcuDefaultMetrics, EachPreferredMetricOnceAndNoFallback) {
   strings preferred;
   const auto& tensor = perfgate::counter::tensor_ops;
   for (const auto& s : sources) {
-    const bool tensor_ops = std::find(tensor.begin(), tensor.end(), s.canonical) != tensor.end();
+    const bool tensor_ops = std::find(tensor.begin(), tensor.end(), s.canonical) != tensor.end() ||
+                            s.canonical == perfgate::counter::tensor_inst_hfma2;
     for (auto name : s.alternatives.front().metrics) {
-      // Tensor operations are named differently on every chip: only a chip's plan asks for them.
+      // Tensor operations (and the pipe's HFMA2 count, GA100's and GH100's alone) are named
+      // differently on every chip: only a chip's plan asks for them.
       if (tensor_ops) {
         EXPECT_EQ(count(m, std::string(name)), 0U) << s.canonical << ": " << name;
         continue;
