@@ -114,6 +114,7 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
     bool quick = false;
     std::string output;
     std::string latencies;
+    std::string from;
   };
   auto opt = std::make_shared<options>();
   auto* cmd = app.add_subcommand(
@@ -135,6 +136,11 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
   cmd->add_option("--latencies", opt->latencies,
                   "GPU: also time chains of dependent instructions per class and write their "
                   "latencies (perfgate-latencies/1, the pipeline model's; docs/pipeline.md)");
+  cmd->add_option("--from-microbench", opt->from,
+                  "Make the device from this perfgate-microbench/1 file (what "
+                  "perfgate-microbench-cuda / -hip -o wrote) instead of running the benchmarks")
+      ->check(CLI::ExistingFile)
+      ->excludes("--quick");
   return [opt, argv]() {
     calibration_request request;
     request.backends = {opt->backend};
@@ -147,13 +153,42 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
     request.output = opt->output;
     request.argv = argv;
     request.latencies_output = opt->latencies;
+    request.from_microbench = opt->from;
+    if (!request.from_microbench.empty() && !request.latencies_output.empty()) {
+      throw usage_error("--latencies runs the latency chains on this machine's GPU; with "
+                        "--from-microbench nothing runs here (fit a latency sweep with "
+                        "`perfgate pipeline fit`)");
+    }
     calibrate_device(request);
     return 0;
   };
 }
 
+// Every benchmark the run could not measure (no path on this device, or refused by its own
+// physics check), on stderr: it is no peak, and the reader should know why.
+void report_not_measured(const microbench_run& run) {
+  for (const auto& r : run.results) {
+    if (!r.measured) {
+      std::cerr << "perfgate calibrate: not measured: " << r.key << " (" << r.note << ")\n";
+    }
+  }
+}
+
 void calibrate_device(const calibration_request& request) {
   microbench_run run;
+  if (!request.from_microbench.empty()) {
+    run = microbench_run_from_json(read_text_file(request.from_microbench),
+                                   request.from_microbench);
+    report_not_measured(run);
+    const device d = device_from_microbench(
+        run, request.id.empty() ? "local-" + run.backend + "-" + std::to_string(run.dev.index)
+                                : request.id);
+    emit(calibration_to_json(d, run, request.argv), request.output);
+    std::cerr << "perfgate calibrate: " << d.name << " from " << request.from_microbench
+              << (d.datasheet_id.empty() ? "" : " (datasheet entry " + d.datasheet_id + ")")
+              << "\n";
+    return;
+  }
   std::vector<std::string> order = request.backends;
   if (!request.latencies_output.empty()) {
     std::erase(order, "cpu"); // the latency chains are GPU micro-benchmarks
@@ -189,6 +224,7 @@ void calibrate_device(const calibration_request& request) {
     id = run.backend == "cpu" ? "local-cpu"
                               : "local-" + run.backend + "-" + std::to_string(run.dev.index);
   }
+  report_not_measured(run);
   const device d = device_from_microbench(run, id);
   emit(calibration_to_json(d, run, request.argv), request.output);
   if (!request.latencies_output.empty()) {

@@ -46,6 +46,9 @@ struct calibration_request {
   std::vector<std::string> argv; ///< the command line recorded in the provenance
   /// cuda, hip: also the latency chains, fitted into this perfgate-latencies/1 file.
   std::string latencies_output;
+  /// A perfgate-microbench/1 file to read instead of running the micro-benchmarks (a run taken
+  /// elsewhere, or one kept to replay).
+  std::string from_microbench;
 };
 void calibrate_device(const calibration_request& request);
 

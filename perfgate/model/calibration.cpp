@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <sstream>
 
 namespace perfgate {
 
@@ -19,10 +21,37 @@ using nlohmann::json;
 namespace {
 
 std::optional<double> optional_number(const detail::json_fields& f, std::string_view key) {
-  return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
+  return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt; // null: unread
 }
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+// A benchmark the device has no path for (FP8 mma.sync on sm_90) is written as an entry with
+// repetitions 0, every statistic null and the reason in its note. Only that exact shape is one:
+// a null statistic beside timed repetitions, or a note missing, is a malformed file.
+bool not_measured_entry(const detail::json_fields& r, std::uint64_t repetitions) {
+  constexpr std::array<std::string_view, 4> stats = {"best", "median", "min", "max"};
+  const auto is_null = [&](std::string_view key) {
+    const std::string k(key);
+    return r.raw().contains(k) && r.raw().at(k).is_null();
+  };
+  if (std::none_of(stats.begin(), stats.end(), is_null)) {
+    return false;
+  }
+  if (!std::all_of(stats.begin(), stats.end(), is_null)) {
+    const auto null_one = *std::find_if(stats.begin(), stats.end(), is_null);
+    r.fail(null_one, "null while the entry's other statistics are numbers (a benchmark not "
+                     "measured has repetitions 0 and every statistic null)");
+  }
+  if (repetitions != 0) {
+    r.fail("best", "null, but the entry has " + std::to_string(repetitions) +
+                       " timed repetitions (a benchmark not measured has repetitions 0)");
+  }
+  if (r.string_or("note", "").empty()) {
+    r.fail("note", "missing: a benchmark not measured must say why in its note");
+  }
+  return true;
+}
 
 // The six required peaks of one scope; dram_gbs is B_mem, the mean of read, write and copy (the
 // thesis's choice for a prediction), and dram_roof_gbs the best of every DRAM access pattern
@@ -37,7 +66,8 @@ std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view
     const auto* r = run.find(keys[i], scope);
     if (r == nullptr || !(r->best > 0)) {
       if (missing != nullptr) {
-        *missing += (missing->empty() ? "" : ", ") + std::string(keys[i]);
+        *missing += (missing->empty() ? "" : ", ") + std::string(keys[i]) +
+                    (r != nullptr && !r->measured ? " (not measured: " + r->note + ")" : "");
       }
       continue;
     }
@@ -56,6 +86,32 @@ std::optional<device_peaks> peaks_of(const microbench_run& run, std::string_view
     }
   }
   return p;
+}
+// A GPU's architecture, nominal clock (read after the run, else before), datasheet entry, and the
+// clock of every compute peak that does not hold at the nominal one. DRAM and cache rates (`gbs`)
+// do not follow the SM clock and get none.
+void set_gpu_identity_and_clocks(const microbench_run& run, device& d) {
+  d.arch = architecture_name(run.dev.arch);
+  d.sm_clock_mhz = run.dev.clock_mhz_after ? run.dev.clock_mhz_after : run.dev.clock_mhz_before;
+  const device* datasheet = datasheet_device_for(
+      {run.dev.name, run.dev.vendor, run.dev.arch, run.dev.compute_units, run.dev.memory_bytes});
+  if (datasheet != nullptr) {
+    d.datasheet_id = datasheet->id;
+  }
+  for (const auto& r : run.results) {
+    if (!r.measured || r.scope != "all" || r.key.find("gbs") != std::string::npos ||
+        !peak_value(d, r.key)) {
+      continue;
+    }
+    const auto clock = clock_of_result(run, r, datasheet);
+    if (!clock || (d.sm_clock_mhz && std::fabs(clock->mhz - *d.sm_clock_mhz) < 1e-9)) {
+      continue;
+    }
+    d.peak_clocks_mhz[r.key] = clock->mhz;
+    if (!clock->how.empty()) {
+      d.citations[r.key] = clock->how;
+    }
+  }
 }
 } // namespace
 
@@ -110,6 +166,7 @@ microbench_run microbench_run_from_json(std::string_view text, const std::string
   run.dev.clock_mhz_before = optional_number(dev, "sm_clock_mhz_before");
   run.dev.clock_mhz_after = optional_number(dev, "sm_clock_mhz_after");
   run.dev.throttle_reasons = dev.string_or("throttle_reasons", "");
+  run.dev.memory_bytes = optional_number(dev, "memory_bytes").value_or(0);
   const auto& results = root.array("results");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto r = root.element(results[i], i, "results");
@@ -118,11 +175,19 @@ microbench_run microbench_run_from_json(std::string_view text, const std::string
     m.scope = r.string_or("scope", "all");
     m.threads = r.has("threads") ? r.count("threads") : 0;
     m.repetitions = r.count("repetitions");
+    m.note = r.string_or("note", "");
+    if (not_measured_entry(r, m.repetitions)) {
+      m.measured = false;
+      run.results.push_back(std::move(m));
+      continue;
+    }
     m.best = r.non_negative("best");
     m.median = r.non_negative("median");
     m.min = r.non_negative("min");
     m.max = r.non_negative("max");
-    m.note = r.string_or("note", "");
+    if (r.has("sm_clock_mhz")) { // null: the clock could not be measured
+      m.sm_clock_mhz = r.positive("sm_clock_mhz");
+    }
     run.results.push_back(std::move(m));
   }
   if (root.has("sweep")) {
@@ -135,6 +200,37 @@ microbench_run microbench_run_from_json(std::string_view text, const std::string
     }
   }
   return run;
+}
+
+std::optional<peak_clock> clock_of_result(const microbench_run& run, const microbench_result& r,
+                                          const device* datasheet) {
+  if (r.sm_clock_mhz) {
+    return peak_clock{*r.sm_clock_mhz, ""};
+  }
+  const auto nominal = run.dev.clock_mhz_after ? run.dev.clock_mhz_after : run.dev.clock_mhz_before;
+  if (!nominal) {
+    return std::nullopt;
+  }
+  peak_clock c{*nominal, ""};
+  const auto rate = datasheet != nullptr ? peak_value(*datasheet, r.key) : std::nullopt;
+  if (rate && datasheet->sm_clock_mhz && r.best > 0) {
+    const double per_mhz = *rate / *datasheet->sm_clock_mhz;
+    if (r.best / per_mhz < c.mhz) {
+      c.mhz = r.best / per_mhz;
+      std::ostringstream how;
+      how << "no SM clock was measured with this rate (the run read " << *nominal
+          << " MHz after its benchmarks" +
+                 (run.dev.throttle_reasons.empty() || run.dev.throttle_reasons == "0x0"
+                      ? std::string()
+                      : ", throttle reasons " + run.dev.throttle_reasons)
+          << "): attributed to " << c.mhz << " MHz, the lowest clock at which built-in '"
+          << datasheet->id << "' allows it (" << per_mhz
+          << " per MHz), so a roof scaled from it to a kernel's clock is never below what the "
+             "GPU can do";
+      c.how = how.str();
+    }
+  }
+  return c;
 }
 
 device device_from_microbench(const microbench_run& run, const std::string& id) {
@@ -184,6 +280,9 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
       d.one_core_extra_peaks[r.key] = r.best;
     }
   }
+  if (d.kind == "gpu") {
+    set_gpu_identity_and_clocks(run, d);
+  }
   d.provenance_how = std::string(run.quick ? "QUICK SMOKE RUN, NOT A MEASUREMENT: " : "") +
                      "perfgate calibrate --backend " + run.backend +
                      ": micro-benchmarks on this machine, the best of each benchmark's timed "
@@ -218,19 +317,31 @@ std::string calibration_to_json(const device& d, const microbench_run& run,
                  {"mhz_after", optional_json(run.dev.clock_mhz_after)},
                  {"throttle_reasons", run.dev.throttle_reasons}};
   json measurements = json::array();
+  json not_measured = json::array();
   for (const auto& r : run.results) {
-    measurements.push_back({{"key", r.key},
-                            {"scope", r.scope},
-                            {"threads", r.threads},
-                            {"repetitions", r.repetitions},
-                            {"best", r.best},
-                            {"median", r.median},
-                            {"min", r.min},
-                            {"max", r.max},
-                            {"spread", r.spread()},
-                            {"note", r.note}});
+    if (!r.measured) {
+      not_measured.push_back({{"key", r.key}, {"scope", r.scope}, {"note", r.note}});
+      continue;
+    }
+    json m = {{"key", r.key},
+              {"scope", r.scope},
+              {"threads", r.threads},
+              {"repetitions", r.repetitions},
+              {"best", r.best},
+              {"median", r.median},
+              {"min", r.min},
+              {"max", r.max},
+              {"spread", r.spread()},
+              {"note", r.note}};
+    if (r.sm_clock_mhz) {
+      m["sm_clock_mhz"] = *r.sm_clock_mhz;
+    }
+    measurements.push_back(std::move(m));
   }
   j["measurements"] = std::move(measurements);
+  if (!not_measured.empty()) {
+    j["not_measured"] = std::move(not_measured);
+  }
   if (!run.sweep.empty()) {
     json sweep = json::array();
     for (const auto& s : run.sweep) {

@@ -6,6 +6,7 @@
 
 #include "util/embedded_file.hpp"
 #include "util/json_fields.hpp"
+#include "util/strings.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -140,8 +141,8 @@ std::optional<int> optional_positive_int(const detail::json_fields& root, std::s
   return static_cast<int>(v.get<std::uint64_t>());
 }
 
-// The architecture as the built-in files name it: a compute capability ("9.0", also from a
-// calibration's "sm_90" or "sm_90a") or a gfx target ("gfx942"); empty when unknown.
+// The architecture of a device file: its compute capability or gfx target, else the one a
+// calibration ran on; empty when unknown.
 std::string architecture_of(const detail::json_fields& root) {
   if (root.has("compute_capability")) {
     return root.string("compute_capability");
@@ -149,19 +150,8 @@ std::string architecture_of(const detail::json_fields& root) {
   if (root.has("gfx_target")) {
     return root.string("gfx_target");
   }
-  std::string arch =
-      root.has("provenance") ? root.object("provenance").string_or("arch", "") : std::string();
-  if (arch.starts_with("sm_")) {
-    std::string digits;
-    for (char c : arch.substr(3)) {
-      if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
-        break;
-      }
-      digits += c;
-    }
-    arch = digits.size() >= 2 ? digits.substr(0, digits.size() - 1) + "." + digits.back() : "";
-  }
-  return arch;
+  return architecture_name(
+      root.has("provenance") ? root.object("provenance").string_or("arch", "") : std::string());
 }
 
 // Co-issue by architecture when the file does not say: the compute capability, else the
@@ -221,6 +211,22 @@ device device_from_json(std::string_view text, const std::string& file) {
   d.vector_bits = optional_positive_int(root, "vector_bits");
   d.hardware_threads = optional_positive_int(root, "hardware_threads");
   d.sm_clock_mhz = read_sm_clock(root);
+  if (root.has("memory_gb")) {
+    d.memory_gb = root.positive("memory_gb");
+  }
+  d.datasheet_id = root.string_or("datasheet", "");
+  if (root.has("peak_clocks_mhz")) {
+    const auto clocks = root.object("peak_clocks_mhz");
+    for (const auto& [key, value] : clocks.raw().items()) {
+      const bool known = d.extra_peaks.contains(key) ||
+                         std::any_of(required_peaks.begin(), required_peaks.end(),
+                                     [&k = key](const auto& r) { return r.first == k; });
+      if (!known) {
+        clocks.fail(key, "names no peak of this device (a peak's clock needs the peak)");
+      }
+      d.peak_clocks_mhz[key] = clocks.positive(key);
+    }
+  }
   d.arch = architecture_of(root);
   if (root.has("co_issue")) {
     if (!root.raw().at("co_issue").is_boolean()) {
@@ -277,6 +283,15 @@ std::string device_to_json(const device& d) {
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;
   }
+  if (!d.peak_clocks_mhz.empty()) {
+    j["peak_clocks_mhz"] = d.peak_clocks_mhz;
+  }
+  if (d.memory_gb) {
+    j["memory_gb"] = *d.memory_gb;
+  }
+  if (!d.datasheet_id.empty()) {
+    j["datasheet"] = d.datasheet_id;
+  }
   j["co_issue"] = d.co_issue;
   json prov = {{"how", d.provenance_how}};
   if (!d.provenance_date.empty()) {
@@ -316,6 +331,100 @@ bool architecture_co_issues(std::string_view kind, std::string_view vendor, std:
     cc /= 10.0; // "sm_90" -> 9.0
   }
   return cc >= 7.0;
+}
+
+std::optional<double> peak_value(const device& d, std::string_view key) {
+  for (const auto& [name, member] : required_peaks) {
+    if (name == key) {
+      return d.peaks.*member > 0 ? std::optional<double>(d.peaks.*member) : std::nullopt;
+    }
+  }
+  if (const auto it = d.extra_peaks.find(key); it != d.extra_peaks.end()) {
+    return it->second;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> peak_clock_mhz(const device& d, std::string_view key) {
+  if (const auto it = d.peak_clocks_mhz.find(key); it != d.peak_clocks_mhz.end()) {
+    return it->second;
+  }
+  return d.sm_clock_mhz;
+}
+
+std::string architecture_name(std::string_view arch) {
+  if (arch.starts_with("sm_")) {
+    std::string digits;
+    for (char c : arch.substr(3)) {
+      if (std::isdigit(static_cast<unsigned char>(c)) == 0) {
+        break;
+      }
+      digits += c;
+    }
+    return digits.size() >= 2 ? digits.substr(0, digits.size() - 1) + "." + digits.back() : "";
+  }
+  const bool compute_capability =
+      !arch.empty() && std::all_of(arch.begin(), arch.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) != 0 || c == '.';
+      });
+  return compute_capability || arch.starts_with("gfx") ? std::string(arch) : std::string();
+}
+
+namespace {
+bool has_word(const std::vector<std::string>& words, std::string_view w) {
+  return std::find(words.begin(), words.end(), w) != words.end();
+}
+
+// The product's model: the first word after the vendor that holds a letter and a digit and is
+// no memory size ("h100", "a100", "mi300x", "4090"), else the first with a digit.
+std::string model_word(const std::vector<std::string>& words) {
+  for (const auto& w : words) {
+    const bool digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
+    if (digit && !w.ends_with("gb")) {
+      return w;
+    }
+  }
+  return "";
+}
+} // namespace
+
+const device* datasheet_device_for(const gpu_identity& gpu) {
+  const std::string arch = architecture_name(gpu.arch);
+  const auto words = detail::lower_words(gpu.name);
+  const std::string model = model_word(words);
+  if (arch.empty() || model.empty()) {
+    return nullptr;
+  }
+  constexpr std::array<std::string_view, 3> form_factors = {"pcie", "sxm", "nvl"};
+  std::vector<const device*> fit;
+  for (const auto& b : builtin_devices()) {
+    if (b.kind != "gpu" || b.vendor != gpu.vendor || b.arch != arch ||
+        (gpu.compute_units != 0 && b.compute_units != gpu.compute_units)) {
+      continue;
+    }
+    const auto own = detail::lower_words(b.name);
+    if (!has_word(own, model)) {
+      continue;
+    }
+    // A form factor the GPU's name states must be the built-in's ("sxm5" counts as sxm).
+    const bool contradicts = std::any_of(form_factors.begin(), form_factors.end(), [&](auto f) {
+      const auto says = [&](const std::vector<std::string>& ws) {
+        return std::any_of(ws.begin(), ws.end(), [&](const auto& w) { return w.starts_with(f); });
+      };
+      return says(words) && !says(own);
+    });
+    if (contradicts) {
+      continue;
+    }
+    if (gpu.memory_bytes > 0 && b.memory_gb) {
+      const double gib = gpu.memory_bytes / double(1ULL << 30);
+      if (std::fabs(gib - *b.memory_gb) > 0.10 * *b.memory_gb) {
+        continue;
+      }
+    }
+    fit.push_back(&b);
+  }
+  return fit.size() == 1 ? fit.front() : nullptr;
 }
 
 scope_peaks peaks_of_scope(const device& d, bool one_core) {

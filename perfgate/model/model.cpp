@@ -471,17 +471,6 @@ double gated_time_s(const prediction& p) { return p.roof ? p.roof->time_s : p.pr
 bound_class gated_bound(const prediction& p) { return p.roof ? p.roof->bound : p.bound; }
 double gated_ridge(const prediction& p) { return p.roof ? p.roof->O_ridge : p.O_dev; }
 
-namespace {
-// Issue rates are per-clock rates x the SM clock, so they follow it; DRAM runs on its own
-// clock, which the SM clock does not move.
-void scale_compute(device_peaks& p, double scale) {
-  for (double* v :
-       {&p.fp32_gflops, &p.fp64_gflops, &p.int_mad_gops, &p.int_add_gops, &p.ldst_ginst}) {
-    *v *= scale;
-  }
-}
-} // namespace
-
 device at_sm_clock(const device& d, double sm_clock_mhz) {
   if (!d.sm_clock_mhz || !(*d.sm_clock_mhz > 0)) {
     throw usage_error("device '" + d.id +
@@ -495,18 +484,31 @@ device at_sm_clock(const device& d, double sm_clock_mhz) {
       << " MHz: expected a clock > 0";
     throw usage_error(s.str());
   }
-  const double scale = sm_clock_mhz / *d.sm_clock_mhz;
+  // Issue rates are per-clock rates x the SM clock, each from the clock its peak was measured
+  // at; DRAM and caches (the `gbs` rates) run on their own clocks, which the SM clock does not
+  // move.
   device out = d;
-  scale_compute(out.peaks, scale);
+  const auto scaled = [&](std::string_view key, double value) {
+    return value * sm_clock_mhz / *peak_clock_mhz(d, key);
+  };
+  const auto scale_compute = [&](device_peaks& p) {
+    p.fp32_gflops = scaled("fp32_gflops", p.fp32_gflops);
+    p.fp64_gflops = scaled("fp64_gflops", p.fp64_gflops);
+    p.int_mad_gops = scaled("int_mad_gops", p.int_mad_gops);
+    p.int_add_gops = scaled("int_add_gops", p.int_add_gops);
+    p.ldst_ginst = scaled("ldst_ginst", p.ldst_ginst);
+  };
+  scale_compute(out.peaks);
   if (out.one_core_peaks) {
-    scale_compute(*out.one_core_peaks, scale);
+    scale_compute(*out.one_core_peaks);
   }
   for (auto& [key, value] : out.extra_peaks) {
     if (key.find("gbs") == std::string::npos) {
-      value *= scale;
+      value = scaled(key, value);
     }
   }
   out.sm_clock_mhz = sm_clock_mhz;
+  out.peak_clocks_mhz.clear(); // every peak now holds at the one clock
   return out;
 }
 

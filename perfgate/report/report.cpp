@@ -42,7 +42,11 @@ prediction predict_local(const kernel_params& params, const kernel_profile& k, c
                          bool one_core) {
   if (k.sm_clock_mhz && d.sm_clock_mhz) {
     const double scale = *k.sm_clock_mhz / *d.sm_clock_mhz;
-    if (std::fabs(scale - 1.0) > clock_tolerance) {
+    const bool peak_off_clock =
+        std::any_of(d.peak_clocks_mhz.begin(), d.peak_clocks_mhz.end(), [&](const auto& c) {
+          return std::fabs(*k.sm_clock_mhz / c.second - 1.0) > clock_tolerance;
+        });
+    if (std::fabs(scale - 1.0) > clock_tolerance || peak_off_clock) {
       prediction q = predict(params, at_sm_clock(d, *k.sm_clock_mhz), one_core);
       q.clock_scale = scale;
       return q;
@@ -53,24 +57,6 @@ prediction predict_local(const kernel_params& params, const kernel_profile& k, c
 } // namespace
 
 namespace {
-// Tokens of a device name: lower-case runs of letters and digits ("gtx", "480").
-std::vector<std::string> tokens(std::string_view s) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (const char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else if (!cur.empty()) {
-      out.push_back(cur);
-      cur.clear();
-    }
-  }
-  if (!cur.empty()) {
-    out.push_back(cur);
-  }
-  return out;
-}
-
 bool contains_run(const std::vector<std::string>& hay, const std::vector<std::string>& needle) {
   return !needle.empty() &&
          std::search(hay.begin(), hay.end(), needle.begin(), needle.end()) != hay.end();
@@ -91,9 +77,9 @@ std::string local_device_named(std::string_view profile_device,
                   [](char c) { return c >= '0' && c <= '9'; })) {
     named = named.substr(0, open);
   }
-  const auto where = tokens(named);
+  const auto where = detail::lower_words(named);
   for (const auto& d : devices) {
-    if (contains_run(where, tokens(d.id)) || contains_run(tokens(d.name), where)) {
+    if (contains_run(where, detail::lower_words(d.id)) || contains_run(detail::lower_words(d.name), where)) {
       return d.id;
     }
   }

@@ -23,6 +23,26 @@ namespace perfgate::detail {
   return out;
 }
 
+/// The lower-case runs of letters and digits of `s`: "NVIDIA H100 80GB HBM3" -> nvidia, h100,
+/// 80gb, hbm3 (device names compared word by word).
+[[nodiscard]] inline std::vector<std::string> lower_words(std::string_view s) {
+  std::vector<std::string> words;
+  std::string cur;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z')) {
+      cur += static_cast<char>(u >= 'A' && u <= 'Z' ? u - 'A' + 'a' : u);
+    } else if (!cur.empty()) {
+      words.push_back(std::move(cur));
+      cur.clear();
+    }
+  }
+  if (!cur.empty()) {
+    words.push_back(std::move(cur));
+  }
+  return words;
+}
+
 /// `s` without leading and trailing spaces, tabs and line ends.
 [[nodiscard]] inline std::string_view trim(std::string_view s) {
   const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };

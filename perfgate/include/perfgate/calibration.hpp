@@ -26,7 +26,13 @@ struct microbench_result {
   double median = 0;
   double min = 0;
   double max = 0;
-  std::string note; ///< how the work is counted ("FMA = 2 flops")
+  std::string note; ///< how the work is counted ("FMA = 2 flops"), or why it was not measured
+  /// false for a "not measured" entry (the benchmark has no path on this device: repetitions 0,
+  /// every statistic null, the reason in `note`); it is reported and never becomes a peak.
+  bool measured = true;
+  /// The SM clock the best repetition ran at (MHz: SM cycles over its elapsed time), where the
+  /// micro-benchmark measured it; a compute peak is that clock's rate, not the nominal one's.
+  std::optional<double> sm_clock_mhz;
 
   /// (max - min) / max: how much the repetitions disagree.
   [[nodiscard]] double spread() const { return max > 0 ? (max - min) / max : 0; }
@@ -48,6 +54,7 @@ struct microbench_device {
   std::string arch;   ///< "sm_90", "gfx90a", "x86-64 avx512f", "x86-64 avx2+fma", ...
   std::uint64_t index = 0;
   std::uint64_t compute_units = 0; ///< SMs, CUs or CPU cores used
+  double memory_bytes = 0;         ///< GPU: the device memory the runtime reports; 0 unknown
   int warp_size = 1;
   std::optional<double> clock_mhz_before;
   std::optional<double> clock_mhz_after;
@@ -78,10 +85,26 @@ struct microbench_run {
 /// anything else (a GPU's "sm_90").
 [[nodiscard]] std::optional<int> vector_bits_of_arch(std::string_view arch);
 
+/// The SM clock (MHz) a GPU result's rate belongs to, and how that was decided: the clock the
+/// micro-benchmark measured while it ran; else (a run without per-benchmark clocks) the clock
+/// read after the run, lowered to best / the datasheet's per-clock rate where that is lower: a
+/// rate measured under a power cap at an unknown clock is attributed to the lowest clock
+/// physics allows, so a roof scaled from it to a kernel's clock cannot be beaten.
+struct peak_clock {
+  double mhz = 0;
+  std::string how; ///< empty when measured with the peak
+};
+[[nodiscard]] std::optional<peak_clock> clock_of_result(const microbench_run& run,
+                                                        const microbench_result& r,
+                                                        const device* datasheet);
+
 /// The measured device: peaks are the best rates (B_mem = mean of read, write and copy, as the
 /// thesis defines it); every other measured key becomes an optional peak of its scope
 /// (`uncoalesced_gbs`, `bus_gbs`, ...); CPU runs also get one-core peaks, `vector_bits` from
-/// the arch string and `hardware_threads` from the threads of the all-core benchmarks. Throws
+/// the arch string and `hardware_threads` from the threads of the all-core benchmarks. A GPU
+/// gets its datasheet entry (datasheet_device_for: name, memory, architecture, SMs) and the
+/// clock of each compute peak (clock_of_result) where it differs from the run's. Not-measured
+/// entries are left out. Throws
 /// input_error naming the missing benchmark when a required peak was not measured.
 [[nodiscard]] device device_from_microbench(const microbench_run& run, const std::string& id);
 

@@ -47,6 +47,11 @@ struct device {
   /// (`clocks.mhz_after`, else `mhz_before`), or the datasheet clock the peaks were computed at
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
+  /// GPU: the SM clock individual compute peaks were measured at (MHz), from the clock each
+  /// micro-benchmark measured while it ran (`peak_clocks_mhz`): under a power cap tensor work
+  /// runs below the clock read before and after the run, so its rate belongs to its own clock.
+  /// A peak without an entry holds at sm_clock_mhz.
+  std::map<std::string, double, std::less<>> peak_clocks_mhz;
   /// The architecture: compute capability ("9.0", from `compute_capability` or a calibration's
   /// `provenance.arch` "sm_90") or gfx target ("gfx942"); empty when the file does not say.
   std::string arch;
@@ -69,11 +74,24 @@ struct device {
   /// file's `co_issue`, else by architecture: CPUs, AMD GPUs and NVIDIA compute capability 7.0
   /// and later do; older NVIDIA GPUs are held to the thesis's single pipeline.
   bool co_issue = false;
+  /// GPU: the memory the product has, as its datasheet states it (GB; `memory_gb`), which
+  /// tells apart parts of one chip and SM count (an H200 141 GB from an H100 80 GB).
+  std::optional<double> memory_gb;
+  /// A measured device: the built-in datasheet device it is (`datasheet`, by
+  /// datasheet_device_for), what its measured peaks are checked against; empty when none fits.
+  std::string datasheet_id;
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;
   std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from
   std::string origin; ///< "built-in" or the file it was read from
 };
+
+/// The peak `key` of the whole device (a required peak or an optional one); empty when absent.
+[[nodiscard]] std::optional<double> peak_value(const device& d, std::string_view key);
+
+/// The SM clock (MHz) the peak `key` holds at: its own measured clock, else the device's
+/// sm_clock_mhz; empty when neither is known.
+[[nodiscard]] std::optional<double> peak_clock_mhz(const device& d, std::string_view key);
 
 /// Parse and validate `perfgate-device/1` JSON text: the schema tag, id, name, a known vendor
 /// and kind, a positive warp size, and every required peak present, numeric and positive.
@@ -151,6 +169,27 @@ struct cache_level {
 /// measured; a measured peak is kept. Unchanged when it lacks a clock or architecture, or the
 /// matching built-ins disagree or are none.
 [[nodiscard]] device with_datasheet_tensor_peaks(const device& d);
+
+/// What a GPU says of itself at run time.
+struct gpu_identity {
+  std::string name;   ///< the runtime's device name ("NVIDIA H100 80GB HBM3")
+  std::string vendor; ///< "nvidia", "amd"
+  std::string arch;   ///< "sm_90", "9.0" or "gfx942"
+  std::uint64_t compute_units = 0;
+  double memory_bytes = 0; ///< total device memory the runtime reports; 0 when unknown
+};
+
+/// The architecture as the built-in files name it: a compute capability ("9.0"; from "sm_90" or
+/// "sm_90a" too) or a gfx target ("gfx942"); empty when `arch` is neither.
+[[nodiscard]] std::string architecture_name(std::string_view arch);
+
+/// The built-in datasheet device a GPU is: the same vendor, architecture and SM count, the
+/// product's model (the name's first word with a digit, "h200") in the built-in's name, the
+/// form factor the name states (PCIe, SXM, NVL) not contradicted, and the memory within 10% of
+/// the built-in's memory_gb (GiB as the runtime counts it against the datasheet's GB): an H200
+/// is never taken for an H100 of the same chip and SM count. nullptr when none fits, or when
+/// several do and memory cannot tell them apart.
+[[nodiscard]] const device* datasheet_device_for(const gpu_identity& gpu);
 
 /// Read and validate a device file (with_datasheet_tensor_peaks applied).
 [[nodiscard]] device load_device_file(const std::filesystem::path& file);

@@ -280,3 +280,72 @@ TEST(Calibration, GpuBusAndGatherRatesBecomePeaksWithoutCpuShape) {
   EXPECT_EQ(slower.extra_peaks.at("bus_gbs"), 53.0);
   EXPECT_EQ(slower.extra_peaks.at("uncoalesced_gbs"), 240.0);
 }
+
+// The "not measured" contract of perfgate-microbench/1 (issue 32): repetitions 0, every
+// statistic null, the reason in the note. Anything else with a null statistic is malformed.
+TEST(Calibration, NotMeasuredEntriesHaveOneShape) {
+  const auto parse = [](const std::string& entry) {
+    return perfgate::microbench_run_from_json(
+        R"({"schema": "perfgate-microbench/1", "backend": "cuda",
+            "device": {"name": "g", "vendor": "nvidia"}, "results": [)" +
+            entry + "]}",
+        "m.json");
+  };
+  const auto ok = parse(R"({"key": "mma_sync_fp8_gflops", "repetitions": 0, "best": null,
+                            "median": null, "min": null, "max": null, "note": "no path"})");
+  ASSERT_EQ(ok.results.size(), 1U);
+  EXPECT_FALSE(ok.results[0].measured);
+  EXPECT_EQ(ok.results[0].note, "no path");
+  const auto error_of = [&](const std::string& entry) {
+    try {
+      (void)parse(entry);
+    } catch (const perfgate::input_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of(R"({"key": "k", "repetitions": 3, "best": null, "median": null,
+                         "min": null, "max": null, "note": "x"})")
+                .find("key 'results[0].best': null, but the entry has 3 timed repetitions"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"key": "k", "repetitions": 0, "best": null, "median": null,
+                         "min": null, "max": null})")
+                .find("key 'results[0].note': missing"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"key": "k", "repetitions": 3, "best": 5, "median": null,
+                         "min": 1, "max": 5, "note": "x"})")
+                .find("key 'results[0].median': null while the entry's other statistics are "
+                      "numbers"),
+            std::string::npos);
+  EXPECT_NE(error_of(R"({"key": "k", "repetitions": 3, "median": 1, "min": 1, "max": 5})")
+                .find("key 'results[0].best': missing"),
+            std::string::npos);
+}
+
+// A rate measured with its own SM clock (the micro-benchmark's clock probe) keeps that clock:
+// a peak is its clock's rate. A clock that matches the run's nominal one is not repeated.
+TEST(Calibration, PeaksKeepTheClockTheyWereMeasuredAt) {
+  auto run = gpu_run();
+  for (auto& r : run.results) {
+    if (r.key == "fp32_gflops") {
+      r.sm_clock_mhz = 1702.5;
+    }
+    if (r.key == "fp64_gflops") {
+      r.sm_clock_mhz = *run.dev.clock_mhz_after;
+    }
+  }
+  const auto d = perfgate::device_from_microbench(run, "x");
+  EXPECT_EQ(d.peak_clocks_mhz.at("fp32_gflops"), 1702.5);
+  EXPECT_EQ(d.peak_clocks_mhz.count("fp64_gflops"), 0U);
+  EXPECT_EQ(*perfgate::peak_clock_mhz(d, "fp64_gflops"), *run.dev.clock_mhz_after);
+  const std::string text = perfgate::calibration_to_json(d, run, {"perfgate"});
+  const auto back = perfgate::device_from_json(text, "x.json");
+  EXPECT_EQ(back.peak_clocks_mhz, d.peak_clocks_mhz);
+  const auto j = nlohmann::json::parse(text);
+  EXPECT_EQ(j["measurements"][0]["sm_clock_mhz"], 1702.5);
+  // At 851.25 MHz FP32 holds half its rate, FP64 scales from the nominal clock.
+  const auto half = perfgate::at_sm_clock(back, 851.25);
+  EXPECT_DOUBLE_EQ(half.peaks.fp32_gflops, d.peaks.fp32_gflops / 2);
+  EXPECT_DOUBLE_EQ(half.peaks.fp64_gflops, d.peaks.fp64_gflops * 851.25 / 1755.0);
+  EXPECT_TRUE(half.peak_clocks_mhz.empty());
+}

@@ -476,3 +476,60 @@ TEST(Device, BuiltinHullEstimatesFollowTheirRule) {
   EXPECT_EQ(slow.extra_peaks.at("bus_gbs"), 63.0);
   EXPECT_DOUBLE_EQ(slow.extra_peaks.at("uncoalesced_gbs"), 3350.0 * 4 / 32);
 }
+
+// Which built-in datasheet entry a GPU is (issue 32): the H200 has the H100 SXM's chip, SM count
+// and clocks, and was taken for one, its 4.8 TB/s then "above the datasheet". The names and
+// memory sizes the CUDA runtime reports on the two GPUs (tests/data/h{100,200}/microbench_*.json).
+TEST(DeviceIdentity, TheRightDatasheetEntryByNameAndMemory) {
+  using perfgate::datasheet_device_for;
+  const auto id = [](const perfgate::device* d) { return d == nullptr ? "none" : d->id; };
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA H200", "nvidia", "sm_90", 132, 150109880320.0})),
+            "h200");
+  EXPECT_EQ(id(datasheet_device_for(
+                {"NVIDIA H100 80GB HBM3", "nvidia", "sm_90", 132, 85017493504.0})),
+            "h100-sxm");
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA H100 PCIe", "nvidia", "sm_90", 114, 85e9})),
+            "h100-pcie");
+  // An H100 NVL (94 GB, 132 SMs) is none of the three: its memory and form factor say so.
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA H100 NVL", "nvidia", "sm_90", 132, 100.9e9})),
+            "none");
+  // Memory alone would not do: an H200 report with the H100's memory is refused, not guessed.
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA H200", "nvidia", "sm_90", 132, 85017493504.0})),
+            "none");
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA A100-SXM4-80GB", "nvidia", "8.0", 108, 85.1e9})),
+            "a100-80gb");
+  EXPECT_EQ(id(datasheet_device_for({"NVIDIA A100-SXM4-40GB", "nvidia", "sm_80", 108, 42.3e9})),
+            "a100-40gb");
+  EXPECT_EQ(id(datasheet_device_for({"AMD Instinct MI300X", "amd", "gfx942", 304, 206e9})),
+            "mi300x");
+  EXPECT_EQ(id(datasheet_device_for({"Synthetic GPU", "nvidia", "sm_90", 132, 85e9})), "none");
+}
+
+TEST(DeviceIdentity, ArchitectureNames) {
+  EXPECT_EQ(perfgate::architecture_name("sm_90a"), "9.0");
+  EXPECT_EQ(perfgate::architecture_name("sm_100"), "10.0");
+  EXPECT_EQ(perfgate::architecture_name("9.0"), "9.0");
+  EXPECT_EQ(perfgate::architecture_name("gfx942"), "gfx942");
+  EXPECT_EQ(perfgate::architecture_name("x86-64 avx512f"), "");
+}
+
+TEST(DeviceFile, PeakClocksMustNameAPeak) {
+  const std::string base = R"({"schema": "perfgate-device/1", "id": "g", "name": "g",
+      "vendor": "nvidia", "kind": "gpu", "warp_size": 32, "source": "measured",
+      "sm_clock_mhz": 1980,
+      "peaks": {"fp32_gflops": 1, "fp64_gflops": 1, "int_mad_gops": 1, "int_add_gops": 1,
+                "ldst_ginst": 1, "dram_gbs": 1, "tensor_bf16_gflops": 1000},)";
+  const auto d = perfgate::device_from_json(base + R"("peak_clocks_mhz": {"tensor_bf16_gflops": 1737}})",
+                                            "d.json");
+  EXPECT_EQ(*perfgate::peak_clock_mhz(d, "tensor_bf16_gflops"), 1737.0);
+  EXPECT_EQ(*perfgate::peak_clock_mhz(d, "fp32_gflops"), 1980.0);
+  try {
+    (void)perfgate::device_from_json(base + R"("peak_clocks_mhz": {"tensor_fp8_gflops": 1737}})",
+                                     "d.json");
+    FAIL() << "a clock of a peak the device lacks was accepted";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("key 'peak_clocks_mhz.tensor_fp8_gflops': names no peak"),
+              std::string::npos)
+        << e.what();
+  }
+}
