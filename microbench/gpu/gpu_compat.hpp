@@ -175,5 +175,12 @@ __device__ inline uint4 load_l2_only(const uint4* p) {
   return *p;
 #endif
 }
+__device__ inline unsigned load_l2_only(const unsigned* p) {
+#if PGPU_CUDA
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
 
 } // namespace pgpu

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu_latency.hpp"
 
+#include "model/latency_floor.hpp"
+
 #include <algorithm>
 #include <cstdint>
-#include <numeric>
-#include <random>
+#include <stdexcept>
+#include <string>
 
 namespace perfgate::microbench::gpu {
 
@@ -12,122 +14,141 @@ namespace {
 
 enum op_id { op_ffma, op_dfma, op_imad, op_ex2, op_lds, op_ldg_l2, op_ldg_dram, op_bar };
 
-constexpr int alu_chain = 1024;     // the capture's N for arithmetic and shared memory
-constexpr int load_chain = 128;     // and for the global-memory chases
-constexpr int lds_entries = 2048;   // 8 KB of shared memory chased
-constexpr unsigned line_words = 32; // a chase step moves 128 bytes: one line per load
+// The chains measure what the project's reference chains measure (tests/data/h100/
+// pipeline_latency_h100.csv and its README): N dependent instructions per thread, every thread
+// its own chain, a loop unrolled 128 times (16 for the loads), cycles from clock64() between two
+// block barriers, one block of W warps per compute unit.
+constexpr int alu_chain = 1024;     // arithmetic and shared memory
+constexpr int load_chain = 128;     // global-memory chases
+constexpr unsigned lds_entries = 1024;
 
-// N dependent instructions of one class per thread; thread 0 of the block records the block's
-// cycles between two barriers. Operands come from kernel arguments so the compiler can neither
-// fold the chain nor strength-reduce it; the result goes to `sink` only if it is impossible, so
-// the chain is kept.
-template <int Op, int N>
+// What ties the chain to the clock reads. A chain whose result is only used after the second
+// clock read is free to move past it (nvcc 13 did: 1024 FFMA "in" 491 cycles), so the chain's
+// first operand depends on the first read (through `zero`, 0 at run time, unknown to the
+// compiler), and every thread's arrival at the closing barrier depends on its chain's last result
+// (__syncthreads_or of a comparison with `impossible`); the second read follows that barrier.
+template <int Op>
 __global__ void chain_kernel(long long* cycles, unsigned* sink, const unsigned* table,
-                             unsigned lines, float fa, float fb, unsigned ia, unsigned ib) {
+                             unsigned mask, float fa, float fb, unsigned ia, unsigned ib,
+                             unsigned zero, unsigned impossible) {
   __shared__ unsigned lds[Op == op_lds ? lds_entries : 1];
-  const unsigned warp = threadIdx.x / warpSize;
   if (Op == op_lds) {
+    // An affine permutation (33 is odd): a thread's next entry stays in its own bank
+    // residue class, so a warp's 32 lanes never conflict.
     for (unsigned i = threadIdx.x; i < lds_entries; i += blockDim.x)
-      lds[i] = (i + ib) % lds_entries; // ib: a stride co-prime with the table
+      lds[i] = (i * 33u + 1u) & (lds_entries - 1u);
   }
   __syncthreads();
-  long long t0 = 0;
-  if (threadIdx.x == 0)
-    t0 = clock64();
+  const long long t0 = clock64();
+  const unsigned after_t0 = static_cast<unsigned>(t0) & zero; // 0, but only once t0 is read
   unsigned result = 0;
   if (Op == op_ffma) {
-    float x = fa * static_cast<float>(threadIdx.x);
-#pragma unroll
-    for (int i = 0; i < N; ++i)
-      x = fmaf(x, fb, fa);
+    float x = __uint_as_float(__float_as_uint(threadIdx.x * 1e-3f) | after_t0);
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
+      x = fmaf(x, fa, fb);
     result = __float_as_uint(x);
   } else if (Op == op_dfma) {
-    double x = static_cast<double>(fa) * threadIdx.x;
-    const double b = fb, c = fa;
-#pragma unroll
-    for (int i = 0; i < N; ++i)
+    double x = __longlong_as_double(__double_as_longlong(threadIdx.x * 1e-3) | after_t0);
+    const double b = fa, c = fb;
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
       x = fma(x, b, c);
     result = static_cast<unsigned>(__double_as_longlong(x));
   } else if (Op == op_imad) {
-    unsigned x = threadIdx.x;
-#pragma unroll
-    for (int i = 0; i < N; ++i)
+    unsigned x = threadIdx.x | after_t0;
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
       x = x * ia + ib;
     result = x;
   } else if (Op == op_ex2) {
-    float x = fa * static_cast<float>(threadIdx.x);
-#pragma unroll
-    for (int i = 0; i < N; ++i)
-      x = __expf(-x); // MUFU.EX2 with its FMUL, as the capture; stays in (0, 1]
+    // __expf is FMUL (x log2 e) and MUFU.EX2; the product keeps x small: three instructions a
+    // step, as the reference's chain.
+    float x = __uint_as_float(__float_as_uint(threadIdx.x * 1e-6f) | after_t0);
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
+      x = __expf(x) * fb;
     result = __float_as_uint(x);
   } else if (Op == op_lds) {
-    unsigned p = warp % lds_entries;
-#pragma unroll
-    for (int i = 0; i < N; ++i)
+    unsigned p = (threadIdx.x & (lds_entries - 1u)) | after_t0;
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
       p = lds[p];
     result = p;
   } else if (Op == op_bar) {
     // Barriers one after another: each waits for every warp of the block at the previous one.
-#pragma unroll
-    for (int i = 0; i < N; ++i)
+#pragma unroll 128
+    for (int i = 0; i < alu_chain; ++i)
       __syncthreads();
-    result = threadIdx.x;
-  } else { // a warp's lanes chase the same line: one transaction per load
-    // Each warp enters the cycle of `lines` lines at its own place.
-    unsigned p = (blockIdx.x * 64u + warp) * 2654435761u % lines * line_words;
-#pragma unroll
-    for (int i = 0; i < N; ++i)
-      p = table[p];
+    result = threadIdx.x | after_t0;
+  } else {
+    // Every thread chases its own entries of a table whose entry i holds (i a + c) mod 2^k, a
+    // single cycle through all 2^k entries (Hull-Dobell: a = 1 mod 4, c odd): a warp's 32 loads
+    // touch 32 lines, as the reference's chase does.
+    unsigned p = ((blockIdx.x * blockDim.x + threadIdx.x) * 97u + ib) & mask;
+    p |= after_t0;
+#pragma unroll 16
+    for (int i = 0; i < load_chain; ++i)
+      p = pgpu::load_l2_only(table + p);
     result = p;
   }
-  __syncthreads();
+  const int seen = __syncthreads_or(result == impossible);
+  const long long t1 = clock64();
   if (threadIdx.x == 0)
-    cycles[blockIdx.x] = clock64() - t0;
-  if (result == 0xdeadbeefu && ia == 0u)
+    cycles[blockIdx.x] = t1 - t0;
+  if (seen)
     sink[blockIdx.x] = result;
 }
 
 using chain_fn = void (*)(long long*, unsigned*, const unsigned*, unsigned, float, float, unsigned,
-                          unsigned);
+                          unsigned, unsigned, unsigned);
 
 chain_fn kernel_of(int op) {
   switch (op) {
-  case op_ffma: return chain_kernel<op_ffma, alu_chain>;
-  case op_dfma: return chain_kernel<op_dfma, alu_chain>;
-  case op_imad: return chain_kernel<op_imad, alu_chain>;
-  case op_ex2: return chain_kernel<op_ex2, alu_chain>;
-  case op_lds: return chain_kernel<op_lds, alu_chain>;
-  case op_ldg_l2: return chain_kernel<op_ldg_l2, load_chain>;
-  case op_bar: return chain_kernel<op_bar, alu_chain>;
-  default: return chain_kernel<op_ldg_dram, load_chain>;
+  case op_ffma: return chain_kernel<op_ffma>;
+  case op_dfma: return chain_kernel<op_dfma>;
+  case op_imad: return chain_kernel<op_imad>;
+  case op_ex2: return chain_kernel<op_ex2>;
+  case op_lds: return chain_kernel<op_lds>;
+  case op_ldg_l2: return chain_kernel<op_ldg_l2>;
+  case op_bar: return chain_kernel<op_bar>;
+  default: return chain_kernel<op_ldg_dram>;
   }
 }
 
-// A random cycle through `lines` lines of a table (Sattolo's algorithm, fixed seed): each entry
-// of a line's first word holds the next line's first word index, so no prefetcher or cache line
-// reuse shortens a step.
-device_buffer chase_table(std::size_t lines) {
-  std::vector<std::uint32_t> order(lines);
-  std::iota(order.begin(), order.end(), 0U);
-  std::mt19937 rng(20261125);
-  for (std::size_t i = lines - 1; i > 0; --i) {
-    std::uniform_int_distribution<std::size_t> pick(0, i - 1);
-    std::swap(order[i], order[pick(rng)]);
-  }
-  std::vector<std::uint32_t> host(lines * line_words, 0);
-  for (std::size_t i = 0; i < lines; ++i)
-    host[order[i] * line_words] = order[(i + 1) % lines] * line_words;
-  device_buffer table(host.size() * sizeof(std::uint32_t));
-  void* staging = nullptr;
-  PG_CHECK(pgpu::host_malloc(&staging, host.size() * sizeof(std::uint32_t)));
-  std::copy(host.begin(), host.end(), static_cast<std::uint32_t*>(staging));
-  const pgpu::error e =
-      pgpu::memcpy_h2d_async(table.as<void>(), staging, host.size() * sizeof(std::uint32_t));
-  const pgpu::error s = pgpu::device_synchronize();
-  (void)pgpu::host_free(staging);
-  PG_CHECK(e);
-  PG_CHECK(s);
+constexpr unsigned lcg_a = 2654435761u, lcg_c = 12345u;
+
+__global__ void fill_chase_table(unsigned* table, unsigned mask) {
+  const std::size_t n = static_cast<std::size_t>(mask) + 1;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    table[i] = (static_cast<unsigned>(i) * lcg_a + lcg_c) & mask;
+}
+
+// The largest power of two <= n (n >= 1).
+std::size_t floor_pow2(std::size_t n) {
+  std::size_t p = 1;
+  while (p <= n / 2)
+    p *= 2;
+  return p;
+}
+
+// A chase table of `bytes` (a power of two) filled on the GPU.
+device_buffer chase_table(std::size_t bytes, int cus) {
+  device_buffer table(bytes);
+  fill_chase_table<<<cus * 8, 256>>>(table.as<unsigned>(),
+                                     static_cast<unsigned>(bytes / sizeof(unsigned) - 1));
+  PG_LAUNCH_CHECK();
+  PG_CHECK(pgpu::device_synchronize());
   return table;
+}
+
+// The fewest cycles a chain can take: N x the least latency of its class (model/
+// latency_floor.hpp, also what `perfgate pipeline fit` holds the CSV to), three instructions a step
+// for the ex2 chain.
+long long min_cycles(int op, int n) {
+  const long long per = perfgate::detail::min_cycles_per_dependent_instruction(latency_ops[op]);
+  return (op == op_ex2 ? 3 : 1) * per * n;
 }
 
 } // namespace
@@ -137,34 +158,45 @@ std::vector<latency_point> run_latency_sweep(const bench& b, const std::vector<i
   const int warp_size = b.dev.prop.warpSize;
   device_buffer cycles(sizeof(long long) * cus);
   device_buffer sink(sizeof(unsigned) * cus);
-  // L2: 16 MiB (the capture's), within the L2 of the GPUs that have one that large, else half
-  // of it; DRAM: 1 GiB (64 MiB quick), within a quarter of the free memory.
+  // L2: the reference's 16 MiB where the L2 holds twice that, else the largest power of two
+  // within half the L2. DRAM: the reference's 1 GiB, or 8 x the L2 where that is larger (the
+  // 60 MB of an H200 and the larger L2s of newer parts), within a quarter of the free memory.
   const std::size_t l2_bytes =
-      std::min<std::size_t>(16 * mib, std::max<std::size_t>(b.dev.l2 / 2, mib));
+      std::min<std::size_t>(16 * mib, floor_pow2(std::max<std::size_t>(b.dev.l2 / 2, mib)));
   std::size_t free_bytes = 0, total_bytes = 0;
   PG_CHECK(pgpu::mem_get_info(&free_bytes, &total_bytes));
-  const std::size_t dram_bytes =
-      std::min<std::size_t>(b.p.quick ? 64 * mib : 1024 * mib, free_bytes / 4);
-  const std::size_t line_bytes = line_words * sizeof(std::uint32_t);
-  device_buffer l2_table = chase_table(l2_bytes / line_bytes);
-  device_buffer dram_table = chase_table(dram_bytes / line_bytes);
+  const std::size_t dram_bytes = std::min(
+      floor_pow2(free_bytes / 4),
+      b.p.quick ? 64 * mib : std::max<std::size_t>(1024 * mib, floor_pow2(8 * b.dev.l2) * 2));
+  device_buffer l2_table = chase_table(l2_bytes, cus);
+  device_buffer dram_table = chase_table(dram_bytes, cus);
+  // Written between the DRAM chase's warm-up and its timed run: evicts every line of the L2.
+  const std::size_t flush_bytes = std::max<std::size_t>(4 * b.dev.l2, 64 * mib);
+  device_buffer flush(flush_bytes);
+  int max_khz = 0;
+  PG_CHECK(pgpu::clock_rate_khz(&max_khz, b.dev.index));
   std::vector<long long> host(cus);
   std::vector<latency_point> points;
   for (int op = 0; op < latency_op_count; ++op) {
     const bool chase = op == op_ldg_l2 || op == op_ldg_dram;
     const device_buffer& table = op == op_ldg_l2 ? l2_table : dram_table;
-    const unsigned lines =
-        static_cast<unsigned>((op == op_ldg_l2 ? l2_bytes : dram_bytes) / line_bytes);
+    const auto mask = static_cast<unsigned>(
+        (op == op_ldg_l2 ? l2_bytes : dram_bytes) / sizeof(unsigned) - 1);
     for (const int w : warps) {
       const int threads = std::min(w * warp_size, 1024);
-      const auto launch = [&] {
+      // ib: the chases' start offset (the DRAM warm-up starts half the cycle away) and the IMAD
+      // addend; fa, fb as the reference (x converges, nothing overflows).
+      const auto launch = [&](unsigned start) {
         kernel_of(op)<<<cus, threads>>>(cycles.as<long long>(), sink.as<unsigned>(),
-                                        table.as<const unsigned>(), chase ? lines : 1U, 1e-7f,
-                                        0.9999f, 3U, 7U);
+                                        table.as<const unsigned>(), chase ? mask : 0U, 0.999f,
+                                        op == op_ex2 ? 1e-3f : 0.001f, 3U, start, 0U, 0xdeadbeefU);
       };
-      launch(); // warm-up: instruction cache, TLB
+      launch(op == op_ldg_dram ? (mask + 1) / 2 : 1U); // warm-up: instruction cache, TLB
       PG_LAUNCH_CHECK();
-      const double ms = b.timer.time_ms(launch);
+      if (op == op_ldg_dram)
+        PG_CHECK(pgpu::device_memset(flush.as<void>(), 0, flush_bytes));
+      PG_CHECK(pgpu::device_synchronize());
+      const double ms = b.timer.time_ms([&] { launch(1U); });
       PG_LAUNCH_CHECK();
       PG_CHECK(pgpu::memcpy_to_host(host.data(), cycles.as<void>(), sizeof(long long) * cus));
       latency_point pt;
@@ -174,10 +206,30 @@ std::vector<latency_point> run_latency_sweep(const bench& b, const std::vector<i
       pt.cycles_max = *std::max_element(host.begin(), host.end());
       pt.cycles_min = *std::min_element(host.begin(), host.end());
       pt.wall_us = ms * 1e3;
+      check_physics(pt, min_cycles(op, pt.n), max_khz / 1e3);
       points.push_back(pt);
     }
   }
   return points;
+}
+
+void check_physics(const latency_point& p, long long min_cycles, double max_mhz) {
+  const auto refuse = [&](const std::string& why) {
+    throw gpu_failure("latency chain " + p.op + " at " + std::to_string(p.warps) +
+                      " warps: " + why + "; refusing to write it (the chain was not timed)");
+  };
+  if (p.cycles_min < min_cycles)
+    refuse(std::to_string(p.n) + " dependent instructions in " + std::to_string(p.cycles_min) +
+           " cycles, below the " + std::to_string(min_cycles) + " the class needs at least");
+  // The cycles happened inside the launch: at no more than the maximum clock, they cannot take
+  // longer than the launch's wall time.
+  if (max_mhz > 0 && static_cast<double>(p.cycles_max) / max_mhz > 1.05 * p.wall_us + 5.0) {
+    char b[160];
+    std::snprintf(b, sizeof b, "%lld cycles take %.2f us at the %.0f MHz maximum clock, longer "
+                               "than the launch's %.2f us", p.cycles_max,
+                  static_cast<double>(p.cycles_max) / max_mhz, max_mhz, p.wall_us);
+    refuse(b);
+  }
 }
 
 std::string latency_sweep_csv(const std::vector<latency_point>& points, int clock_khz,

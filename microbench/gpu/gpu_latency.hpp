@@ -30,6 +30,11 @@ struct latency_point {
 [[nodiscard]] std::vector<latency_point> run_latency_sweep(const bench& b,
                                                            const std::vector<int>& warps);
 
+/// Throws gpu_failure when a point is physically impossible: fewer cycles than `min_cycles`
+/// (N x the class's least latency), or more cycles than fit in the launch's wall time at the
+/// `max_mhz` maximum clock. The sweep refuses to write such a row.
+void check_physics(const latency_point& p, long long min_cycles, double max_mhz);
+
 /// The sweep as CSV: op,warps_per_sm,n_dependent,cycles_max,cycles_min,wall_us,
 /// sm_clock_attr_khz,sms (the columns of tests/data/h100/pipeline_latency_h100.csv).
 [[nodiscard]] std::string latency_sweep_csv(const std::vector<latency_point>& points, int clock_khz,

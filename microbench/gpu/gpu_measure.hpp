@@ -58,7 +58,8 @@ private:
 struct stats {
   int reps = 0;
   double best = NAN, median = NAN, min = NAN, max = NAN;
-  double best_ms = NAN; // duration of the best run
+  double best_ms = NAN;       // duration of the best run
+  double best_clock_mhz = NAN; // the SM clock the best run ran at (NaN: not measurable here)
 };
 
 /// One entry of the JSON "results"; rates are in 1e9 units per second.
@@ -82,16 +83,36 @@ struct device {
   std::size_t l2 = 0;
 };
 
+// The SM clock a piece of GPU work ran at: just before and just after it, a tiny kernel reads
+// every SM's cycle counter (clock64) with the GPU's nanosecond timer (%globaltimer); per SM,
+// cycles over nanoseconds, the median over the SMs read both times. Under a power cap the clock
+// moves during tensor work, below what the driver reports before and after the run, so a peak
+// is stored with the clock it was measured at. CUDA only: HIP has no documented rate for its
+// constant-rate counter in the ROCm this builds with, so there it measures nothing.
+class clock_probe {
+public:
+  explicit clock_probe(int cus);
+  void before();                 // enqueue the first read (on the default stream)
+  std::optional<double> after(); // the second read; the clock in MHz in between
+private:
+  device_buffer reads_;
+  int blocks_ = 0;
+};
+
 class event_timer {
 public:
-  event_timer();
+  explicit event_timer(int cus = 0); // cus > 0: each timed piece of work gets its SM clock
   event_timer(const event_timer&) = delete;
   event_timer& operator=(const event_timer&) = delete;
   ~event_timer();
   double time_ms(const std::function<void()>& work);
+  // The SM clock of the last time_ms (MHz); empty without a probe or a plausible reading.
+  std::optional<double> last_clock_mhz() const { return last_clock_mhz_; }
 
 private:
   pgpu::event start_{}, stop_{};
+  std::optional<clock_probe> probe_;
+  std::optional<double> last_clock_mhz_;
 };
 
 /// What a benchmark runner needs: the device, the plan of this run and the one event timer.

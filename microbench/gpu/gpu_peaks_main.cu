@@ -239,6 +239,7 @@ std::string render(const device& dev, const clock_sample& before, const clock_sa
     j += "\"repetitions\": " + std::to_string(s.reps) + ",\n      ";
     j += "\"best\": " + json_number(s.best) + ", \"median\": " + json_number(s.median) +
          ", \"min\": " + json_number(s.min) + ", \"max\": " + json_number(s.max) + ",\n      ";
+    j += "\"sm_clock_mhz\": " + json_number(s.best_clock_mhz) + ", ";
     j += "\"threads\": " + std::to_string(r.threads) + ", \"note\": " + json_string(r.note) + " }";
     j += i + 1 < results.size() ? ",\n" : "\n";
   }
@@ -252,6 +253,49 @@ std::string render(const device& dev, const clock_sample& before, const clock_sa
   }
   j += "  ]\n}\n";
   return j;
+}
+
+// ---- physics -------------------------------------------------------------------------------
+
+// The most work one compute unit can retire per clock for a compute key, above every NVIDIA SM
+// and AMD CU made so far (FP32: 128 lanes x 2; tensor: Blackwell's FP4 per SM with room): a
+// rate above it x the clock x the units is a timing or counting error, never a peak.
+double max_per_clock_per_unit(const std::string& key) {
+  if (key.find("gbs") != std::string::npos)
+    return 0; // memory: no SM-clock bound
+  if (key.rfind("tensor_", 0) == 0 || key.rfind("mma_sync_", 0) == 0)
+    return 65536;
+  if (key == "fp16_gflops")
+    return 1024;
+  if (key == "ldst_ginst")
+    return 128;
+  return 512; // fp32, fp64, int_mad (2 ops), int_add
+}
+
+// A result that physics rules out is not written as a peak: its clock first (a probe reading
+// above the maximum clock or far below it is no clock), then the rate against clock x units.
+void refuse_impossible(result& r, int cus, double max_mhz) {
+  if (!r.stats)
+    return;
+  stats& s = *r.stats;
+  if (std::isfinite(s.best_clock_mhz) && max_mhz > 0 &&
+      (s.best_clock_mhz > 1.05 * max_mhz || s.best_clock_mhz < 0.05 * max_mhz)) {
+    r.note += "; SM clock reading " + json_number(s.best_clock_mhz) + " MHz dropped (max " +
+              json_number(max_mhz) + ")";
+    s.best_clock_mhz = NAN;
+  }
+  const double per_clock = max_per_clock_per_unit(r.key);
+  const double mhz = std::isfinite(s.best_clock_mhz) ? s.best_clock_mhz : max_mhz;
+  if (per_clock > 0 && mhz > 0) {
+    const double bound = per_clock * cus * mhz / 1e3; // 1e9 per second
+    if (s.best > bound) {
+      r.note = "refused: " + json_number(s.best) + " 1e9/s exceeds " + json_number(per_clock) +
+               " per clock per unit x " + std::to_string(cus) + " units x " + json_number(mhz) +
+               " MHz = " + json_number(bound) + " (a timing or counting error, not a peak); " +
+               r.note;
+      r.stats.reset();
+    }
+  }
 }
 
 // ---- the run -------------------------------------------------------------------------------
@@ -351,24 +395,28 @@ int run(const options& opt) {
   std::vector<sweep_point> sweep;
   std::string current = "setup";
   try {
-    event_timer timer;
+    event_timer timer(dev.cus);
     const bench b{dev, p, timer};
     const int async_tensor = tensor_async_precisions(dev.prop);
     progress_log log(async_tensor);
+    int max_khz = 0;
+    PG_CHECK(pgpu::clock_rate_khz(&max_khz, dev.index));
+    auto keep = [&](result r) {
+      refuse_impossible(r, dev.cus, max_khz / 1000.0);
+      results.push_back(std::move(r));
+      log.done(results.back());
+    };
     auto step = [&](const std::string& key, const std::function<result()>& f) {
       current = key;
       log.start(key);
-      results.push_back(f());
-      log.done(results.back());
+      keep(f());
     };
     // One step that reports several results.
     auto steps = [&](const std::string& key, const std::function<std::vector<result>()>& f) {
       current = key;
       log.start(key);
-      for (result& r : f()) {
-        results.push_back(std::move(r));
-        log.done(results.back());
-      }
+      for (result& r : f())
+        keep(std::move(r));
     };
     step("fp32_gflops", [&] { return run_fp32_fma(b); });
     step("fp64_gflops", [&] { return run_fp64_fma(b); });

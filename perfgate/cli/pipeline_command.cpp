@@ -23,6 +23,7 @@
 #include "collectors/sass_listing.hpp"
 #include "importers/csv_reader.hpp"
 #include "importers/sass_importer.hpp"
+#include "model/latency_floor.hpp"
 #include "util/json_fields.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
@@ -187,6 +188,17 @@ std::string fit_latencies_impl(const std::string& text, const fit_options& o) {
     p.cycles = sweep_number(*it, cycles_col, header, o.sweep, false);
     p.n =
         n_col ? static_cast<std::uint64_t>(sweep_number(*it, *n_col, header, o.sweep, true)) : o.n;
+    if (const auto floor = static_cast<double>(p.n) *
+                           static_cast<double>(detail::min_cycles_per_dependent_instruction(op));
+        p.cycles < floor) {
+      throw input_error(o.sweep, std::to_string(it->line),
+                        "op " + op + " at " + std::to_string(p.warps) + " warps: " +
+                            std::to_string(p.n) + " dependent instructions in " +
+                            detail::fixed(p.cycles, 0) + " cycles, under the " +
+                            detail::fixed(floor, 0) +
+                            " they take at least: the chain was not timed (a micro-benchmark "
+                            "that timed something else); measure it again");
+    }
     if (!ops.contains(op)) {
       order.push_back(op);
       std::optional<pipeline::unit> pipe = pipe_of_op(op);

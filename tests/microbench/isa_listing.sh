@@ -20,6 +20,23 @@ at_least() {
   echo "ok: $2 $3: $n x $4"
 }
 
+# between LISTING ARCH KERNEL REGEX BOUND_REGEX: every instruction of the kernel matching REGEX
+# lies after its first and before its last instruction matching BOUND_REGEX (a timed chain
+# between its two clock reads: code after the second read is not timed).
+between() {
+  local where
+  where="$(awk -v kernel="$3" -v re="$4" -v bound="$5" '
+    /Function :|^_Z[_a-zA-Z0-9.]*:/ { inside = index($0, kernel) > 0 }
+    inside && $0 ~ bound { if (!first) first = NR; last = NR }
+    inside && $0 ~ re { if (!lo) lo = NR; hi = NR }
+    END { print first + 0, last + 0, lo + 0, hi + 0 }' <<<"$1")"
+  read -r first last lo hi <<<"$where"
+  [ "$lo" -gt 0 ] || fail "$2 $3: no instruction matching $4"
+  [ "$first" -gt 0 ] && [ "$first" -lt "$lo" ] && [ "$hi" -lt "$last" ] ||
+    fail "$2 $3: instructions $4 at lines $lo..$hi are not between the reads $5 at lines $first..$last"
+  echo "ok: $2 $3: $4 between the two $5"
+}
+
 # none LISTING ARCH KERNEL REGEX: the kernel has no instruction matching REGEX.
 none() {
   local n
