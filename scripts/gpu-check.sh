@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Every check that needs a GPU, in one command (issue 21), for a maintainer or the self-hosted
-# perf workflow on a machine with an NVIDIA or AMD GPU:
+# Every check that needs a GPU, in one command (issues 21 and 32), for a maintainer or the
+# self-hosted perf workflow on a machine with an NVIDIA or AMD GPU:
 #   0. `perfgate resources`: the GPUs it lists for CTest against nvidia-smi's (rocminfo's), with
 #      the libraries' answers recorded in gpu-answers.json;
-#   1. the project's tests (ctest), whose GPU cases run instead of skipping;
-#   2. `perfgate calibrate`, each measured peak beside the device DB's datasheet value for this
-#      GPU (a measured peak above the datasheet means the datasheet is no bound);
-#   3. the saxpy and sgemm_tiled examples under each collector of the vendor (cupti and ncu, or
+#   1. the project's tests (ctest), whose GPU cases run instead of skipping; but the two that
+#      rebuild perfgate's source and the examples from scratch (consumer.add_subdirectory,
+#      consumer.examples_build: CI runs them; a GPU host may lack the build dependencies), and
+#      with outcomes read from CTest's JUnit report;
+#   2. `perfgate calibrate`, each measured peak beside the datasheet entry calibrate matched to
+#      this GPU (peaks.md; a measured peak above its datasheet value means that entry is no bound);
+#   3. the latency chains against the reference chains of this GPU where the project has them
+#      (tests/data/h100, tests/data/h200: within 5% at 1 warp and at 32);
+#   4. the saxpy and sgemm_tiled examples under each collector of the vendor (cupti and ncu, or
 #      rocprof), and one kernel's work cross-checked between cupti and ncu (the same hardware
 #      counters through two tools: W_comp exactly, W_traf within 1%);
-#   4. the bound: no example kernel beats its roof on the calibrated device.
+#   5. the bound: no example kernel beats its roof on the calibrated device;
+#   6. the examples' own `ctest -L perf`.
 # It uses the build in ${PERFGATE_BUILD_DIR:-build} (built first when it has no perfgate: a GPU
-# host may lack the compilers, so build elsewhere and carry the tree) and writes
+# host may lack the compilers, so build elsewhere and carry the tree; docs/ci.md) and writes
 # ${PERFGATE_GPU_CHECK_DIR:-gpu-check}/summary.md and summary.json with the numbers.
 # Exits 77 with the reason where there is no GPU, 1 when a check fails, 0 otherwise. Aims at
 # 10 minutes on one GPU: the test suite runs in parallel and every step has a time limit.
@@ -71,21 +77,46 @@ else
 fi
 
 # 1. The test suite.
-timeout 420 ctest --test-dir "$build" -j "$(nproc)" --output-on-failure >"$out/ctest.log" 2>&1
+rebuilds='^consumer\.(add_subdirectory|examples_build)$'
+timeout "${PERFGATE_GPU_CHECK_TEST_SECONDS:-420}" ctest --test-dir "$build" -j "$(nproc)" \
+  --timeout 300 -E "$rebuilds" --output-on-failure --output-junit "$out/ctest-junit.xml" \
+  >"$out/ctest.log" 2>&1
 rc=$?
-line="$(grep -E '[0-9]+% tests passed' "$out/ctest.log" | tail -1)"
-[ $rc -eq 0 ] && record tests pass "$line" || record tests fail "exit $rc: ${line:-see ctest.log}"
+line="$(python3 "$root/scripts/gpu_check_summary.py" --junit "$out/ctest-junit.xml")"
+[ $rc -eq 0 ] && record tests pass "$line" || record tests fail "exit $rc: $line"
 
 # 2. Calibration against the datasheet.
 backend=cuda && [ "$vendor" = amd ] && backend=hip
-if timeout 120 "$perfgate" calibrate --backend "$backend" -o "$out/calibrated.json" \
+if timeout 180 "$perfgate" calibrate --backend "$backend" -o "$out/calibrated.json" \
   >"$out/calibrate.log" 2>&1; then
   "$perfgate" devices --format json >"$out/devices.json" 2>/dev/null
   detail="$(python3 "$root/scripts/gpu_check_summary.py" --compare-datasheet \
-    "$out/calibrated.json" "$out/devices.json")"
+    "$out/calibrated.json" "$out/devices.json" "$out/peaks.md")"
   [ $? -eq 0 ] && record calibrate pass "$detail" || record calibrate fail "$detail"
+  [ -f "$out/peaks.md" ] && cat "$out/peaks.md"
 else
   record calibrate fail "see calibrate.log"
+fi
+
+# 3. The latency chains against this GPU's reference chains, where the project has them.
+datasheet="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("datasheet", ""))' \
+  "$out/calibrated.json" 2>/dev/null)"
+case "$datasheet" in
+h100-sxm) reference="$root/tests/data/h100/pipeline_latency_h100.csv" ;;
+h200) reference="$root/tests/data/h200/pipeline_latency_h200.csv" ;;
+*) reference="" ;;
+esac
+if [ -n "$reference" ]; then
+  if timeout 120 "$build/bin/perfgate-microbench-$backend" --latency-sweep "$out/latency.csv" \
+    >"$out/latency.log" 2>&1; then
+    detail="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
+      "$out/latency.csv" "$reference")"
+    [ $? -eq 0 ] && record latencies pass "$detail" || record latencies fail "$detail"
+  else
+    record latencies fail "exit $?: $(tail -1 "$out/latency.log")"
+  fi
+else
+  record latencies skip "no reference chains for ${datasheet:-this GPU} in tests/data"
 fi
 
 # 3. The collectors on the examples, and 4. the bound.
@@ -112,4 +143,15 @@ for c in "${collectors[@]}"; do
   done
 done
 python3 "$root/scripts/gpu_check_summary.py" --checks "$out" >>"$results"
+
+# 6. The examples' own perf tests: a GPU calibration fixture, then every CUDA (HIP) and CPU
+# example gated as a user's project gates its kernels.
+if [ -d "$examples" ]; then
+  timeout "${PERFGATE_GPU_CHECK_EXAMPLE_SECONDS:-300}" ctest --test-dir "$examples" -L perf \
+    --output-on-failure --output-junit "$out/examples-junit.xml" >"$out/examples-ctest.log" 2>&1
+  rc=$?
+  line="$(python3 "$root/scripts/gpu_check_summary.py" --junit "$out/examples-junit.xml")"
+  [ $rc -eq 0 ] && record examples pass "$line" || record examples fail "exit $rc: $line"
+fi
+
 python3 "$root/scripts/gpu_check_summary.py" "$results" "$out" "$vendor"

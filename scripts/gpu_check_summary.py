@@ -2,10 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """The evaluation steps of scripts/gpu-check.sh, kept apart so they can be tested offline.
 
-  gpu_check_summary.py --compare-datasheet CALIBRATED.json DEVICES.json
-      one line: each measured peak / the datasheet peak of the built-in device with the same
-      architecture and SM count; exit 1 when a measured peak exceeds its datasheet value by
-      more than 2% (then the datasheet is no bound for this GPU)
+  gpu_check_summary.py --compare-datasheet CALIBRATED.json DEVICES.json [TABLE.md]
+      one line: each measured peak / the datasheet peak of the built-in device the calibration
+      matched (its "datasheet" key), per clock; exit 1 when a measured peak exceeds its datasheet
+      value by more than 2% (then the datasheet is no bound for this GPU); TABLE.md: the peaks
+      side by side
+  gpu_check_summary.py --compare-latencies SWEEP.csv REFERENCE.csv
+      one line: each chain's cycles at 1 warp and at 32 against the reference chains of this
+      GPU (tests/data/h100/pipeline_latency_h100.csv); exit 1 when one is more than 5% off
+  gpu_check_summary.py --junit JUNIT.xml
+      one line: the tests CTest's JUnit report counts passed, failed and skipped, failures named
   gpu_check_summary.py --checks DIR
       TSV lines (step, status, detail) from DIR/run-<collector>-<example>.json reports: the
       cupti/ncu cross-check of each example and the bound over every measured kernel
@@ -17,28 +23,91 @@ import sys
 from pathlib import Path
 
 
-def compare_datasheet(calibrated_file, devices_file):
+def compare_datasheet(calibrated_file, devices_file, table_file=None):
+    """Each measured peak beside the datasheet entry `perfgate calibrate` matched to this GPU
+    (its "datasheet" key: by name, memory, architecture and SM count; an H200 is not an H100),
+    compared per clock: a compute peak at the clock it was measured at against the datasheet's
+    rate at its boost clock; memory rates as they are."""
     cal = json.loads(Path(calibrated_file).read_text())
     devices = json.loads(Path(devices_file).read_text())
-    arch = cal.get("provenance", {}).get("arch", "")
-    cc = arch[3:-1] + "." + arch[-1] if arch.startswith("sm_") and len(arch) >= 5 else arch
-    same = [d for d in devices if d.get("compute_units") == cal.get("compute_units") and
-            d.get("vendor") == cal.get("vendor") and
-            cc in (d.get("compute_capability"), d.get("gfx_target"))]
-    if not same:
-        print(f"no built-in device with architecture {arch} and {cal.get('compute_units')} units")
+    ref_id = cal.get("datasheet")
+    if not ref_id:
+        print(f"no datasheet entry for {cal.get('name')}: perfgate calibrate matched none "
+              "(name, memory, architecture and SM count), nothing to compare")
         return 0
-    ref = same[0]
-    parts, above = [], []
+    ref = next((d for d in devices if d.get("id") == ref_id), None)
+    if ref is None:
+        print(f"the calibrated file names datasheet entry {ref_id}, which perfgate devices lacks")
+        return 1
+    own_clock = cal.get("sm_clock_mhz")
+    ref_clock = ref.get("sm_clock_mhz") or ref.get("boost_clock_mhz")
+    parts, above, rows = [], [], []
     for key, value in sorted(cal["peaks"].items()):
-        if key in ref["peaks"]:
-            ratio = value / ref["peaks"][key]
-            parts.append(f"{key} {ratio:.3f}")
-            if ratio > 1.02:
-                above.append(key)
-    print(f"measured / datasheet of {ref['id']}: " + ", ".join(parts) +
+        if key not in ref["peaks"]:
+            continue
+        clock = cal.get("peak_clocks_mhz", {}).get(key, own_clock)
+        per_clock = "gbs" not in key and clock and ref_clock
+        ratio = (value / clock) / (ref["peaks"][key] / ref_clock) if per_clock \
+            else value / ref["peaks"][key]
+        parts.append(f"{key} {ratio:.3f}")
+        rows.append(f"| {key} | {value:.1f} | {f'{clock:.0f}' if per_clock else '-'} | "
+                    f"{ref['peaks'][key]:.1f} | {f'{ref_clock:.0f}' if per_clock else '-'} | "
+                    f"{ratio:.3f} |")
+        if ratio > 1.02:
+            above.append(key)
+    if table_file:
+        Path(table_file).write_text(
+            f"Measured peaks of {cal.get('name')} beside datasheet entry {ref_id} "
+            "(ratio per clock for compute peaks)\n\n"
+            "| peak | measured (1e9/s) | at MHz | datasheet | at MHz | ratio |\n"
+            "|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+    print(f"measured / datasheet of {ref_id} (per clock): " + ", ".join(parts) +
           (f"; ABOVE THE DATASHEET: {', '.join(above)}" if above else ""))
     return 1 if above else 0
+
+
+def compare_latencies(sweep_file, reference_file, tolerance=0.05):
+    """The chains this GPU timed against its reference chains, where both have a row (op, warps)
+    at 1 warp and at 32: cycles_max, the slowest block."""
+    def rows(path):
+        import csv
+        with open(path) as f:
+            return {(r["op"], int(r["warps_per_sm"])): float(r["cycles_max"])
+                    for r in csv.DictReader(f)}
+    own, ref = rows(sweep_file), rows(reference_file)
+    parts, off = [], []
+    for key in sorted(ref):
+        if key[1] not in (1, 32) or key not in own:
+            continue
+        ratio = own[key] / ref[key]
+        parts.append(f"{key[0]}@{key[1]} {ratio:.3f}")
+        if abs(ratio - 1) > tolerance:
+            off.append(f"{key[0]}@{key[1]} ({own[key]:.0f} vs {ref[key]:.0f} cycles)")
+    if not parts:
+        print(f"no chain of {sweep_file} is in {reference_file}")
+        return 1
+    print(f"cycles / reference ({Path(reference_file).name}): " + ", ".join(parts) +
+          (f"; MORE THAN {tolerance:.0%} OFF: " + ", ".join(off) if off else ""))
+    return 1 if off else 0
+
+
+def junit(junit_file):
+    """Counts of CTest's JUnit report (ctest --output-junit): outcomes without reading CTest's
+    console wording, which changes between CMake versions."""
+    import xml.etree.ElementTree as ET
+    try:
+        cases = ET.parse(junit_file).getroot().iter("testcase")
+    except (OSError, ET.ParseError) as e:
+        print(f"no JUnit report ({e})")
+        return 1
+    status = {}
+    for c in cases:
+        status.setdefault(c.get("status"), []).append(c.get("name"))
+    failed = status.get("fail", [])
+    print(f"{len(status.get('run', []))} passed, {len(failed)} failed, "
+          f"{len(status.get('notrun', []))} skipped" +
+          (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
 
 
 def kernels(report_file):
@@ -100,8 +169,12 @@ def summary(results_file, directory, vendor):
 
 if __name__ == "__main__":
     a = sys.argv[1:]
-    if a[:1] == ["--compare-datasheet"] and len(a) == 3:
-        sys.exit(compare_datasheet(a[1], a[2]))
+    if a[:1] == ["--compare-datasheet"] and len(a) in (3, 4):
+        sys.exit(compare_datasheet(*a[1:]))
+    if a[:1] == ["--compare-latencies"] and len(a) == 3:
+        sys.exit(compare_latencies(a[1], a[2]))
+    if a[:1] == ["--junit"] and len(a) == 2:
+        sys.exit(junit(a[1]))
     if a[:1] == ["--checks"] and len(a) == 2:
         sys.exit(checks(a[1]))
     if len(a) == 3:

@@ -22,11 +22,24 @@ constexpr int alu_chain = 1024;     // arithmetic and shared memory
 constexpr int load_chain = 128;     // global-memory chases
 constexpr unsigned lds_entries = 1024;
 
+// Keeps a value in a register from here on: the empty volatile asm cannot move across the
+// barrier, so the value is computed before the timed region starts.
+#if PGPU_CUDA
+__device__ inline void ready(unsigned& v) { asm volatile("" : "+r"(v)); }
+__device__ inline void ready(unsigned long long& v) { asm volatile("" : "+l"(v)); }
+__device__ inline void ready(float& v) { asm volatile("" : "+f"(v)); }
+__device__ inline void ready(double& v) { asm volatile("" : "+d"(v)); }
+__device__ inline void ready(unsigned*& v) { asm volatile("" : "+l"(v)); }
+#else // AMDGPU: a vector register (or pair) of any of these types
+template <class T> __device__ inline void ready(T& v) { asm volatile("" : "+v"(v)); }
+#endif
+
 // What ties the chain to the clock reads. A chain whose result is only used after the second
 // clock read is free to move past it (nvcc 13 did: 1024 FFMA "in" 491 cycles), so the chain's
 // first operand depends on the first read (through `zero`, 0 at run time, unknown to the
-// compiler), and every thread's arrival at the closing barrier depends on its chain's last result
-// (__syncthreads_or of a comparison with `impossible`); the second read follows that barrier.
+// compiler), and every thread's last result decides a store before the closing barrier, which
+// the second read follows. Its operands are computed before the first barrier, as the
+// reference's are: only the chain lies between the reads.
 template <int Op>
 __global__ void chain_kernel(long long* cycles, unsigned* sink, const unsigned* table,
                              unsigned mask, float fa, float fb, unsigned ia, unsigned ib,
@@ -38,39 +51,74 @@ __global__ void chain_kernel(long long* cycles, unsigned* sink, const unsigned* 
     for (unsigned i = threadIdx.x; i < lds_entries; i += blockDim.x)
       lds[i] = (i * 33u + 1u) & (lds_entries - 1u);
   }
+  // Each chain's start: a float or a double's bits, an integer, a table index.
+  unsigned seed = 0;
+  unsigned long long seed64 = 0;
+  if (Op == op_ffma)
+    seed = __float_as_uint(threadIdx.x * 1e-3f);
+  else if (Op == op_ex2)
+    seed = __float_as_uint(threadIdx.x * 1e-6f);
+  else if (Op == op_dfma)
+    seed64 = static_cast<unsigned long long>(__double_as_longlong(threadIdx.x * 1e-3));
+  else if (Op == op_lds)
+    seed = threadIdx.x & (lds_entries - 1u);
+  else if (Op == op_ldg_l2 || Op == op_ldg_dram)
+    seed = ((blockIdx.x * blockDim.x + threadIdx.x) * 97u + ib) & mask;
+  else
+    seed = threadIdx.x;
+  // The FFMA chain's operands in per-thread registers, as a real kernel's (and the reference's:
+  // FFMA R0, R0, R4, R5). Three register sources share two register banks, so at a full block
+  // the issue rate halves (16642 cycles for 32 warps, not the 8192 of 128 FMA lanes); a
+  // kernel-uniform operand (a uniform register) would hide that.
+  float ra = __uint_as_float(__float_as_uint(fa) | (threadIdx.x & zero));
+  float rb = __uint_as_float(__float_as_uint(fb) | (threadIdx.x & zero));
+  double da = fa, db = fb; // the DFMA chain's operands
+  unsigned* my_sink = sink + blockIdx.x;
+  ready(seed);
+  ready(seed64);
+  ready(fa);
+  ready(fb);
+  ready(ra);
+  ready(rb);
+  ready(da);
+  ready(db);
+  ready(ia);
+  ready(ib);
+  ready(zero);
+  ready(impossible);
+  ready(my_sink);
   __syncthreads();
   const long long t0 = clock64();
   const unsigned after_t0 = static_cast<unsigned>(t0) & zero; // 0, but only once t0 is read
   unsigned result = 0;
   if (Op == op_ffma) {
-    float x = __uint_as_float(__float_as_uint(threadIdx.x * 1e-3f) | after_t0);
+    float x = __uint_as_float(seed | after_t0);
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
-      x = fmaf(x, fa, fb);
+      x = fmaf(x, ra, rb);
     result = __float_as_uint(x);
   } else if (Op == op_dfma) {
-    double x = __longlong_as_double(__double_as_longlong(threadIdx.x * 1e-3) | after_t0);
-    const double b = fa, c = fb;
+    double x = __longlong_as_double(static_cast<long long>(seed64 | after_t0));
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
-      x = fma(x, b, c);
+      x = fma(x, da, db);
     result = static_cast<unsigned>(__double_as_longlong(x));
   } else if (Op == op_imad) {
-    unsigned x = threadIdx.x | after_t0;
+    unsigned x = seed | after_t0;
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
       x = x * ia + ib;
     result = x;
   } else if (Op == op_ex2) {
-    // __expf is FMUL (x log2 e) and MUFU.EX2; the product keeps x small: three instructions a
-    // step, as the reference's chain.
-    float x = __uint_as_float(__float_as_uint(threadIdx.x * 1e-6f) | after_t0);
+    // __expf is FMUL (x log2 e) and MUFU.EX2 with its range fix-ups; the product keeps x small:
+    // as the reference's chain.
+    float x = __uint_as_float(seed | after_t0);
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
       x = __expf(x) * fb;
     result = __float_as_uint(x);
   } else if (Op == op_lds) {
-    unsigned p = (threadIdx.x & (lds_entries - 1u)) | after_t0;
+    unsigned p = seed | after_t0;
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
       p = lds[p];
@@ -80,24 +128,23 @@ __global__ void chain_kernel(long long* cycles, unsigned* sink, const unsigned* 
 #pragma unroll 128
     for (int i = 0; i < alu_chain; ++i)
       __syncthreads();
-    result = threadIdx.x | after_t0;
+    result = seed | after_t0;
   } else {
     // Every thread chases its own entries of a table whose entry i holds (i a + c) mod 2^k, a
     // single cycle through all 2^k entries (Hull-Dobell: a = 1 mod 4, c odd): a warp's 32 loads
     // touch 32 lines, as the reference's chase does.
-    unsigned p = ((blockIdx.x * blockDim.x + threadIdx.x) * 97u + ib) & mask;
-    p |= after_t0;
+    unsigned p = seed | after_t0;
 #pragma unroll 16
     for (int i = 0; i < load_chain; ++i)
       p = pgpu::load_l2_only(table + p);
     result = p;
   }
-  const int seen = __syncthreads_or(result == impossible);
+  if (result == impossible) // never; but the branch waits for the chain's last result
+    *my_sink = result;
+  __syncthreads();
   const long long t1 = clock64();
   if (threadIdx.x == 0)
     cycles[blockIdx.x] = t1 - t0;
-  if (seen)
-    sink[blockIdx.x] = result;
 }
 
 using chain_fn = void (*)(long long*, unsigned*, const unsigned*, unsigned, float, float, unsigned,
@@ -189,7 +236,7 @@ std::vector<latency_point> run_latency_sweep(const bench& b, const std::vector<i
       const auto launch = [&](unsigned start) {
         kernel_of(op)<<<cus, threads>>>(cycles.as<long long>(), sink.as<unsigned>(),
                                         table.as<const unsigned>(), chase ? mask : 0U, 0.999f,
-                                        op == op_ex2 ? 1e-3f : 0.001f, 3U, start, 0U, 0xdeadbeefU);
+                                        1e-3f, 3U, start, 0U, 0xdeadbeefU);
       };
       launch(op == op_ldg_dram ? (mask + 1) / 2 : 1U); // warm-up: instruction cache, TLB
       PG_LAUNCH_CHECK();
