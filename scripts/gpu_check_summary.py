@@ -110,9 +110,21 @@ def junit(junit_file):
     return 1 if failed else 0
 
 
+def signature(name):
+    """A kernel's name as two demanglers agree on it: CUPTI's (the C++ runtime's) writes
+    `float const*`, Nsight Compute's `const float *`; without spaces and `const` they match."""
+    import re
+    return re.sub(r"\bconst\b|\s+", "", name)
+
+
 def kernels(report_file):
     r = json.loads(Path(report_file).read_text())
-    return {k["name"]: k for k in r["kernels"]}
+    return {signature(k["name"]): k for k in r["kernels"]}
+
+
+def memory_bound(k):
+    p = k["predictions"][0] if k.get("predictions") else {}
+    return (p.get("roof") or {}).get("bound", p.get("bound")) == "memory"
 
 
 def checks(directory):
@@ -128,15 +140,24 @@ def checks(directory):
         if not common:
             print(f"cross-check-{e}\tfail\tcupti and ncu saw no kernel of the same name")
             continue
-        bad = []
+        # W_comp counts instructions: equal. W_traf counts DRAM bytes, which depend on what the
+        # L2 held when each tool replayed the kernel (ncu flushes caches between passes) and on
+        # when dirty lines were written back: held within 5% where the kernel streams from DRAM
+        # (memory-bound in both, over 256 MB a launch: twice the largest L2 of the DB), shown
+        # elsewhere.
+        bad, shown = [], []
         for name in common:
             pa, pb = ka[name]["params"], kb[name]["params"]
             traf = pb["W_traf"] / pa["W_traf"]
-            if pa["W_comp"] != pb["W_comp"] or abs(traf - 1) > 0.01:
-                bad.append(f"{name}: W_comp {pa['W_comp']:.6g} vs {pb['W_comp']:.6g}, "
+            per_launch = pa["W_traf"] / max(ka[name].get("invocations", 1), 1)
+            streams = memory_bound(ka[name]) and memory_bound(kb[name]) and per_launch > 256e6
+            if pa["W_comp"] != pb["W_comp"] or (streams and abs(traf - 1) > 0.05):
+                bad.append(f"{ka[name]['name']}: W_comp {pa['W_comp']:.6g} vs {pb['W_comp']:.6g}, "
                            f"W_traf ratio {traf:.4f}")
+            shown.append(f"W_traf ratio {traf:.3f}{'' if streams else ' (not held: not streaming)'}")
         print(f"cross-check-{e}\t{'fail' if bad else 'pass'}\t" +
-              ("; ".join(bad) if bad else f"{len(common)} kernels: W_comp equal, W_traf within 1%"))
+              ("; ".join(bad) if bad else
+               f"{len(common)} kernels: W_comp equal, {', '.join(shown)}"))
     worst, beaten, n = 0.0, [], 0
     for p in reports:
         for name, k in kernels(p).items():

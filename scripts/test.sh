@@ -24,7 +24,9 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   local name=$1 build=$2 exclude=$3
   shift 3
   echo "==> configuration: $name"
-  PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON "$@"
+  # CI checks the schemas: a missing validator fails schema.reports_and_devices here.
+  PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON \
+    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON "$@"
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }

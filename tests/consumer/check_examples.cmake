@@ -4,6 +4,8 @@
 # are registered (they skip without a GPU when run).
 #   cmake -DPERFGATE_BUILD=<dir> -DSOURCE=<examples> -DWORK=<scratch> -P check_examples.cmake
 cmake_minimum_required(VERSION 3.25)
+
+include("${CMAKE_CURRENT_LIST_DIR}/../support/ctest_outcomes.cmake")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 foreach(step install configure build list)
@@ -26,8 +28,7 @@ foreach(step install configure build list)
     set(configure_log "${out}")
   endif()
 endforeach()
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" -N -L perf WORKING_DIRECTORY "${WORK}/build"
-                OUTPUT_VARIABLE tests)
+ctest_test_names("${WORK}/build" tests -L perf)
 set(expected perf.cpu.triad perf.cpu.stencil perf.cpu.sgemm_naive perf.profile.red_black_sor)
 if(configure_log MATCHES "CUDA micro-benchmarks enabled|CUDA .*enabled")
   list(APPEND expected perf.cuda.saxpy perf.cuda.rbsor perf.cuda.sgemm_tiled perf.cuda.reduction)
@@ -36,7 +37,7 @@ if(configure_log MATCHES "HIP .*enabled")
   list(APPEND expected perf.hip.saxpy perf.hip.sgemm_tiled)
 endif()
 foreach(test IN LISTS expected)
-  if(NOT tests MATCHES "Test +#[0-9]+: ${test}\n")
+  if(NOT test IN_LIST tests)
     message(FATAL_ERROR "examples: ${test} is not registered:\n${tests}\n${configure_log}")
   endif()
 endforeach()

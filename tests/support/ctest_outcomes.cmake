@@ -89,3 +89,24 @@ function(ctest_test_entry build name out)
   endforeach()
   message(FATAL_ERROR "ctest in ${build} lists no test named ${name}")
 endfunction()
+
+# ctest_test_names(<build dir> <out> [ctest arguments...]): the names of the tests CTest lists
+# there (`ctest --show-only=json-v1`, with -L and the like), not `ctest -N`'s wording.
+function(ctest_test_names build out)
+  execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --show-only=json-v1 ${ARGN}
+                  WORKING_DIRECTORY "${build}" RESULT_VARIABLE rc OUTPUT_VARIABLE json
+                  ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "ctest --show-only=json-v1 in ${build} failed (${rc}):\n${err}")
+  endif()
+  set(names "")
+  string(JSON n LENGTH "${json}" tests)
+  if(n GREATER 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON name GET "${json}" tests ${i} name)
+      list(APPEND names "${name}")
+    endforeach()
+  endif()
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
