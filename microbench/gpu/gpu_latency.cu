@@ -244,9 +244,11 @@ std::vector<latency_point> run_latency_sweep(const bench& b, const std::vector<i
       // of dirty lines, and every miss then waits for a write-back too (measured on the H200:
       // 1315 cycles a load after a 240 MB memset, 1156 without, 1157 with the reference's
       // protocol of the same lines twice).
-      // Each occupancy chases from its own place of the cycle: no run reuses the lines of the
-      // run before it.
-      const unsigned start = chase ? 1U + static_cast<unsigned>(w) * ((mask + 1) / 64) : 1U;
+      // Each occupancy's DRAM chase runs from its own place of the cycle: no run reuses the lines
+      // of the run before it. The L2 chase keeps the reference's start: its lines are meant to
+      // hit, warmed by the run before the timed one.
+      const unsigned start =
+          op == op_ldg_dram ? 1U + static_cast<unsigned>(w) * ((mask + 1) / 64) : 1U;
       launch(op == op_ldg_dram ? start + (mask + 1) / 2 : start);
       PG_LAUNCH_CHECK();
       PG_CHECK(pgpu::device_synchronize());

@@ -68,6 +68,16 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && grep -q "MORE THAN 5% OFF: .*ffma@1 (491 vs 4396 cycles)" <<<"$line" ||
   fail "compare-latencies of the untimed chains (exit $rc): $line"
+# This project's chains on the H200 (gpu-check, 2026-11-26): every row within 5% of the
+# reference but the L2 chase at 1 warp, where one block of 132 took 66,946 cycles (the others
+# 43,393 and up; the reference's 42,744 to 46,467).
+set +e
+line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
+  "$root/tests/data/h200/latency_sweep_h200.csv" "$root/tests/data/h200/pipeline_latency_h200.csv")"
+rc=$?
+set -e
+[ $rc -eq 1 ] && grep -q "ffma@1 0.976, ffma@32 0.989, imad@1 1.030, .*ldg_chase_dram@1 1.018, .*; MORE THAN 5% OFF: ldg_chase_l2@1 (66946 vs 46467 cycles)$" <<<"$line" ||
+  fail "compare-latencies of the H200's chains (exit $rc): $line"
 line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
   "$root/tests/data/h100/pipeline_latency_h100.csv" "$root/tests/data/h100/pipeline_latency_h100.csv")" ||
   fail "compare-latencies of the reference with itself: $line"
