@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Installs the Debian packages perfgate builds with, only those that are missing.
+# Installs the Debian packages perfgate builds with, only those that are missing; with --cmake4
+# also pip's CMake 4.4 into .cmake4/ (the test command's cmake4 configuration).
 set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest-dev
@@ -19,12 +20,29 @@ if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
   fi
 fi
 
+# pip's CMake 4.4 for the cmake4 test configuration (scripts/test.sh): GPU hosts and many users
+# build with CMake 4, whose find modules and CTest wording differ from Debian's 3.25. In a
+# virtual environment of its own (.cmake4/, ignored by git), so nothing on the system changes.
+install_cmake4() {
+  [ "${1:-}" = --cmake4 ] || return 0 # only the test command asks for it
+  local venv
+  venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cmake4"
+  if "$venv/bin/cmake" --version 2>/dev/null | grep -q "version 4\.4\."; then
+    return 0
+  fi
+  echo "==> dependencies: CMake 4.4 into $venv (pip)"
+  rm -rf "$venv"
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q 'cmake==4.4.*' ||
+    { echo "error: could not install CMake 4.4 with pip into $venv" >&2; exit 2; }
+}
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "==> dependencies: all present (${packages[*]})"
+  install_cmake4 "$@"
   exit 0
 fi
 
@@ -37,3 +55,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -q
 "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+install_cmake4 "$@"

@@ -5,6 +5,8 @@
 #   default  every toolchain found here (CUDA with CUPTI, HIP)        build/ (PERFGATE_BUILD_DIR)
 #   nogpu    no CUDA toolkit found, no HIP: CPU-only users             build-nogpu/
 #   nocupti  -DPERFGATE_WITH_CUPTI=OFF (a CUDA toolkit without CUPTI)  build-nocupti/ (or build-nogpu/ reconfigured)
+#   cmake4   the default configuration with pip's CMake 4.4 (GPU hosts   build-cmake4/
+#            and many users have CMake 4; Debian has 3.25): same tests, same outcomes
 # The extra configurations skip the GPU micro-benchmarks (they need the missing toolchains
 # anyway) and run the whole test suite but what would only repeat an earlier run:
 # consumer.add_subdirectory and consumer.examples_build build perfgate's source, or the examples,
@@ -16,9 +18,13 @@
 # PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-configs="${PERFGATE_TEST_CONFIGS:-default nogpu nocupti}"
+configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
 rm -f "$root/build-nogpu/.perfgate-nogpu-this-run"
-"$root/scripts/install-deps.sh"
+if [[ " $configs " == *" cmake4 "* ]]; then
+  "$root/scripts/install-deps.sh" --cmake4
+else
+  "$root/scripts/install-deps.sh"
+fi
 
 run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   local name=$1 build=$2 exclude=$3
@@ -33,9 +39,30 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
 same_everywhere='^consumer\.(add_subdirectory|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
 same_as_nogpu="$same_everywhere|^consumer\.install_tree$"
 
+# The number of tests a build tree registers (CTest's JSON listing, not its wording).
+test_count() {
+  ctest --test-dir "$1" --show-only=json-v1 | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tests"]))'
+}
+
 for config in $configs; do
   case "$config" in
     default) run_config default "${PERFGATE_BUILD_DIR:-$root/build}" "" ;;
+    cmake4)
+      # pip's CMake 4.4 in a virtual environment of its own (scripts/install-deps.sh makes it);
+      # the CPU micro-benchmark run measures code compiled as in the default tree.
+      PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
+        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
+      default_build="${PERFGATE_BUILD_DIR:-$root/build}"
+      if [ -f "$default_build/CTestTestfile.cmake" ]; then
+        n3="$(test_count "$default_build")"
+        n4="$(PATH="$root/.cmake4/bin:$PATH" test_count "$root/build-cmake4")"
+        echo "==> tests registered: $n3 with $(cmake --version | head -1), $n4 with CMake 4"
+        if [ "$n3" != "$n4" ]; then
+          echo "scripts/test.sh: CMake 4 registers $n4 tests, $(cmake --version | head -1) $n3:" \
+               "a find step or a test depends on the CMake version" >&2
+          exit 1
+        fi
+      fi ;;
     nogpu)
       # CMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit: the configure path of a machine without a
       # toolkit (CUPTI AUTO finds none), whatever this machine has.
@@ -55,7 +82,7 @@ for config in $configs; do
         run_config nocupti "$root/build-nocupti" "$same_everywhere" -DPERFGATE_WITH_CUPTI=OFF \
           -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF
       fi ;;
-    *) echo "scripts/test.sh: unknown configuration '$config' (default, nogpu, nocupti)" >&2
+    *) echo "scripts/test.sh: unknown configuration '$config' (default, cmake4, nogpu, nocupti)" >&2
        exit 2 ;;
   esac
 done
