@@ -6,6 +6,15 @@
 set -euo pipefail
 perfgate="$1" root="$2" work="$3"
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# summary CODE REGEX ARGS...: gpu_check_summary.py ARGS exits CODE and its output matches REGEX;
+# the output is left in $line.
+summary() {
+  local code="$1" regex="$2" rc=0
+  shift 2
+  line="$(python3 "$root/scripts/gpu_check_summary.py" "$@")" || rc=$?
+  [ $rc -eq "$code" ] && grep -qE "$regex" <<<"$line" ||
+    fail "gpu_check_summary.py $* exited $rc (expected $code): $line"
+}
 rm -rf "$work" && mkdir -p "$work/bin" "$work/runs"
 
 # nvidia-smi and rocminfo that list no GPU: the skip path, on a machine with a GPU as well.
@@ -26,23 +35,16 @@ for gpu in h200 h100; do
   "$perfgate" calibrate --from-microbench "$root/tests/data/$gpu/microbench_$gpu.json" \
     -o "$work/$gpu.json" 2>/dev/null
 done
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-datasheet "$work/h200.json" \
-  "$work/devices.json" "$work/peaks-h200.md")" || fail "compare-datasheet h200: $line"
-grep -q "^measured / datasheet of h200 (per clock): .*dram_gbs 0.880, .*fp32_gflops 1.000, .*int_add_gops 1.000, .*tensor_bf16_gflops 1.000" \
-  <<<"$line" || fail "compare-datasheet h200: $line"
+summary 0 "^measured / datasheet of h200 \(per clock\): .*dram_gbs 0.880, .*fp32_gflops 1.000, .*int_add_gops 1.000, .*tensor_bf16_gflops 1.000" \
+  --compare-datasheet "$work/h200.json" "$work/devices.json" "$work/peaks-h200.md"
 grep -q "ABOVE" <<<"$line" && fail "compare-datasheet h200: $line"
 grep -q "^| tensor_bf16_gflops | 939126.2 | 1737 | 1070530.6 | 1980 | 1.000 |$" "$work/peaks-h200.md" ||
   fail "peaks table: $(cat "$work/peaks-h200.md")"
 # The H100's DMMA rate (69,585 GFLOPS) is 4.8% above GH100's 256 flop/clk/SM at the clock the
 # file records; the H200, the same chip, measured 252 per clock with its clock probe: no GH100
 # runs DMMA that fast, so the step flags that file's rate, and that one alone.
-set +e
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-datasheet "$work/h100.json" \
-  "$work/devices.json")"
-rc=$?
-set -e
-[ $rc -eq 1 ] && grep -q "^measured / datasheet of h100-sxm (per clock): .*dram_gbs 0.901, .*; ABOVE THE DATASHEET: tensor_fp64_gflops$" \
-  <<<"$line" || fail "compare-datasheet h100 (exit $rc): $line"
+summary 1 "^measured / datasheet of h100-sxm \(per clock\): .*dram_gbs 0.901, .*; ABOVE THE DATASHEET: tensor_fp64_gflops$" \
+  --compare-datasheet "$work/h100.json" "$work/devices.json"
 # A peak above its datasheet entry fails the step: that entry is no bound.
 python3 - "$work/h200.json" <<'PY'
 import json, sys
@@ -50,38 +52,22 @@ d = json.load(open(sys.argv[1]))
 d["peaks"]["int_add_gops"] *= 2
 json.dump(d, open(sys.argv[1], "w"))
 PY
-set +e
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-datasheet "$work/h200.json" \
-  "$work/devices.json")"
-rc=$?
-set -e
-[ $rc -eq 1 ] && grep -q "; ABOVE THE DATASHEET: int_add_gops$" <<<"$line" ||
-  fail "a peak above the datasheet passed (exit $rc): $line"
+summary 1 "; ABOVE THE DATASHEET: int_add_gops$" --compare-datasheet "$work/h200.json" \
+  "$work/devices.json"
 
 # The latency chains against the reference chains: the H200's sweep of perfgate at 2be89d0 (its
 # chains were not timed: 1024 FFMA in 491 cycles) fails, naming the rows; the H100's reference
 # against itself passes.
-set +e
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
-  "$root/tests/data/h200/latency_sweep_project_h200.csv" "$root/tests/data/h200/pipeline_latency_h200.csv")"
-rc=$?
-set -e
-[ $rc -eq 1 ] && grep -q "MORE THAN 5% OFF: .*ffma@1 (491 vs 4396 cycles)" <<<"$line" ||
-  fail "compare-latencies of the untimed chains (exit $rc): $line"
+summary 1 "MORE THAN 5% OFF: .*ffma@1 \(491 vs 4396 cycles\)" --compare-latencies \
+  "$root/tests/data/h200/latency_sweep_project_h200.csv" "$root/tests/data/h200/pipeline_latency_h200.csv"
 # This project's chains on the H200 (gpu-check, 2026-11-26): every row within 5% of the
 # reference but the L2 chase at 1 warp, where one block of 132 took 66,946 cycles (the others
 # 43,393 and up; the reference's 42,744 to 46,467).
-set +e
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
-  "$root/tests/data/h200/latency_sweep_h200.csv" "$root/tests/data/h200/pipeline_latency_h200.csv")"
-rc=$?
-set -e
-[ $rc -eq 1 ] && grep -q "ffma@1 0.976, ffma@32 0.989, imad@1 1.030, .*ldg_chase_dram@1 1.018, .*; MORE THAN 5% OFF: ldg_chase_l2@1 (66946 vs 46467 cycles)$" <<<"$line" ||
-  fail "compare-latencies of the H200's chains (exit $rc): $line"
-line="$(python3 "$root/scripts/gpu_check_summary.py" --compare-latencies \
-  "$root/tests/data/h100/pipeline_latency_h100.csv" "$root/tests/data/h100/pipeline_latency_h100.csv")" ||
-  fail "compare-latencies of the reference with itself: $line"
-grep -q "ffma@1 1.000, ffma@32 1.000" <<<"$line" || fail "compare-latencies: $line"
+summary 1 "ffma@1 0.976, ffma@32 0.989, imad@1 1.030, .*ldg_chase_dram@1 1.018, .*; MORE THAN 5% OFF: ldg_chase_l2@1 \(66946 vs 46467 cycles\)$" \
+  --compare-latencies "$root/tests/data/h200/latency_sweep_h200.csv" \
+  "$root/tests/data/h200/pipeline_latency_h200.csv"
+summary 0 "ffma@1 1.000, ffma@32 1.000" --compare-latencies \
+  "$root/tests/data/h100/pipeline_latency_h100.csv" "$root/tests/data/h100/pipeline_latency_h100.csv"
 
 # Test outcomes from CTest's JUnit report, whatever CMake's version prints.
 cat >"$work/junit.xml" <<'XML'
@@ -92,11 +78,7 @@ cat >"$work/junit.xml" <<'XML'
 	<testcase name="c" classname="c" time="0" status="notrun"><skipped message="SKIP_RETURN_CODE=77"/></testcase>
 </testsuite>
 XML
-set +e
-line="$(python3 "$root/scripts/gpu_check_summary.py" --junit "$work/junit.xml")"
-rc=$?
-set -e
-[ $rc -eq 1 ] && [ "$line" = "1 passed, 1 failed, 1 skipped; failed: b" ] || fail "junit (exit $rc): $line"
+summary 1 "^1 passed, 1 failed, 1 skipped; failed: b$" --junit "$work/junit.xml"
 
 # Cross-check and bound on reports of a real capture: the same report twice agrees with itself;
 # a W_comp that differs between the collectors is a failure.
