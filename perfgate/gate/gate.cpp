@@ -28,6 +28,10 @@ bool near_ridge(double o_krn, double o_dev, double margin) {
 }
 
 std::string describe_class(const kernel_params& k, const prediction& p) {
+  if (!k.compute_declared) { // no operations: no intensity to set against a ridge
+    return "memory-bound (bytes alone" +
+           (p.roof ? ", limited by " + limiter_text(*p.roof) : std::string()) + ")";
+  }
   const double ridge = gated_ridge(p);
   std::string s = std::string(to_string(gated_bound(p))) + "-bound (O_krn " +
                   detail::fixed(k.O_krn, 3) + " " + (k.O_krn > ridge ? ">" : "<=") +
@@ -485,7 +489,16 @@ void apply_gate(report& r, const gate_policy& policy) {
       warnings.push_back("expected latency-bound" + on +
                          ": no measured time, and the pipeline model's class is unavailable");
     }
-    if (policy.expect_bound && gated_bound(p) != *policy.expect_bound) {
+    if (!k.params.compute_declared) {
+      notes.push_back("judged against the memory roof alone: the benchmark declares bytes and "
+                      "no operations, so its compute side was not declared (set "
+                      "perfgate_fp32_flops, perfgate_fp64_flops or perfgate_int_ops to add it)");
+    }
+    if (policy.expect_bound && !k.params.compute_declared &&
+        *policy.expect_bound == bound_class::compute) {
+      warnings.push_back("EXPECT_BOUND compute" + on + " not checked: the benchmark declares no "
+                         "operations, so only its memory side is known");
+    } else if (policy.expect_bound && gated_bound(p) != *policy.expect_bound) {
       const std::string what = "expected " + std::string(to_string(*policy.expect_bound)) +
                                "-bound" + on + ", found " + describe_class(k.params, p);
       if (near_ridge(k.params.O_krn, gated_ridge(p), policy.ridge_margin)) {

@@ -79,7 +79,8 @@ constexpr std::string_view tensor_prefix = "perfgate_tensor_";
 // The first of the values perfgate reads that is null (NaN/Infinity in the file), if any.
 std::optional<std::string> non_finite_key(const json_fields& b) {
   for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
-                          "perfgate_fp64_flops", "perfgate_int_ops", "perfgate_write_bytes"}) {
+                          "perfgate_fp64_flops", "perfgate_int_ops", "perfgate_write_bytes",
+                          "bytes_per_second", "items_per_second"}) {
     if (b.raw().contains(key) && b.raw().at(key).is_null()) { // has() is false for null
       return std::string(key);
     }
@@ -114,6 +115,24 @@ std::map<std::string, double, std::less<>> declared_tensor_ops(const json_fields
     }
   }
   return ops;
+}
+
+// Google Benchmark's own rate counters, SetBytesProcessed (bytes_per_second) and
+// SetItemsProcessed (items_per_second): what all threads processed over the seconds the run
+// measured, which are the CPU time (its JSON cpu_time x threads x iterations) unless the
+// benchmark uses real or manual time, whose name then ends in /real_time or /manual_time and
+// whose time is in real_time. Their product with that per-iteration time and the thread count is
+// what one iteration of all the threads processed, the unit of perfgate's declared work.
+std::optional<double> per_iteration(const json_fields& b, std::string_view rate_key,
+                                    const std::string& name, std::uint64_t threads) {
+  if (!b.has(rate_key)) {
+    return std::nullopt;
+  }
+  const bool wall = name.find("/real_time") != std::string::npos ||
+                    name.find("/manual_time") != std::string::npos;
+  const std::string_view time_key = wall ? "real_time" : "cpu_time";
+  return b.non_negative(rate_key) * b.positive(time_key) * seconds_per(b) *
+         static_cast<double>(threads);
 }
 
 struct benchmark_runs {
@@ -188,13 +207,20 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     r.times_s.push_back(time_s);
     r.threads = threads;
     auto tensor_ops = declared_tensor_ops(b);
+    const auto standard_bytes = per_iteration(b, "bytes_per_second", name, threads);
+    const auto items = per_iteration(b, "items_per_second", name, threads);
     if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
-        b.has("perfgate_int_ops") || !tensor_ops.empty()) {
+        b.has("perfgate_int_ops") || !tensor_ops.empty() || standard_bytes) {
       auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };
       r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
                              value("perfgate_int_ops"), value("perfgate_bytes"),
                              value("perfgate_working_set_bytes")};
       r.work->tensor_ops = std::move(tensor_ops);
+      r.work->items = items;
+      if (!b.has("perfgate_bytes") && standard_bytes) { // perfgate_bytes wins where both are
+        r.work->bytes = *standard_bytes;
+        r.work->bytes_source = "bytes_per_second";
+      }
       if (b.has("perfgate_write_bytes")) {
         const double written = b.non_negative("perfgate_write_bytes");
         if (!b.has("perfgate_bytes")) {

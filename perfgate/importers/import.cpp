@@ -5,6 +5,7 @@
 
 #include "importers/csv_reader.hpp"
 #include "importers/gbench_importer.hpp"
+#include "importers/nvbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
 #include "importers/nvprof_importer.hpp"
 #include "importers/rocpd_importer.hpp"
@@ -71,6 +72,7 @@ profile import_detected(std::string_view text, const std::string& file, profile_
   case profile_format::ncu_csv: return detail::import_ncu_csv_details(text, file);
   case profile_format::perfgate_json: return profile_from_json(text, file);
   case profile_format::gbench_json: return detail::import_gbench_json(text, file);
+  case profile_format::nvbench_json: return detail::import_nvbench_json(text, file);
   case profile_format::rocprof_csv: return detail::import_rocprof_csv(text, file, "");
   case profile_format::rocprof_wide_csv: return detail::import_rocprof_wide_csv(text, file);
   case profile_format::rocpd_db: return detail::import_rocpd(detail::read_rocpd_bytes(text, file));
@@ -92,6 +94,9 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
     throw input_error(file, "", "the file is empty, expected a profile");
   }
   if (text[first] == '{') {
+    if (detail::looks_like_nvbench_json(text)) {
+      return profile_format::nvbench_json;
+    }
     return detail::looks_like_gbench_json(text) ? profile_format::gbench_json
                                                 : profile_format::perfgate_json;
   }
@@ -115,7 +120,8 @@ profile_format detect_profile_format(std::string_view text, const std::string& f
   }
   throw input_error(
       file, "",
-      "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, rocprofv3 "
+      "unknown profile format: expected perfgate-profile/1 JSON, Google Benchmark JSON, nvbench "
+      "JSON, rocprofv3 "
       "counter_collection.csv or rocpd .db, rocprof v1/v2 results.csv, nvprof CSV "
       "(`nvprof --csv --metrics ...`) or Nsight Compute CSV (`ncu --csv [--page "
       "raw]`)" +

@@ -200,14 +200,17 @@ kernel_params declared_kernel_params(const declared_work& w) {
     tensor_ops[path->type] = ops;
   }
   add_tensor_work(k, tensor_ops);
-  if (k.W_comp <= 0) {
-    throw kernel_input_error("declared work has no operations");
-  }
   if (w.bytes <= 0) {
-    throw kernel_input_error("declared work has no bytes; its intensity is undefined");
+    throw kernel_input_error(k.W_comp > 0
+                                 ? "declared work has no bytes; its intensity is undefined"
+                                 : "declared work has neither operations nor bytes");
   }
+  // Bytes without operations (Google Benchmark's SetBytesProcessed alone): the memory roof is
+  // the whole bound, and the compute side stays undeclared rather than guessed.
+  k.compute_declared = k.W_comp > 0;
   k.W_traf = w.bytes;
   k.O_krn = k.W_comp / k.W_traf;
+  k.items = w.items;
   if (w.working_set_bytes > 0) {
     k.working_set_bytes = w.working_set_bytes;
   }
@@ -230,10 +233,20 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     }
     if (p.format == profile_format::gbench_json) {
       throw input_error(file, where,
-                        "declares no work: set the counters perfgate_bytes and one of "
-                        "perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
+                        "declares no work: call state.SetBytesProcessed(bytes) (Google "
+                        "Benchmark's bytes_per_second: judged against the memory roof), or set "
+                        "the counters perfgate_bytes and one of perfgate_fp32_flops, "
+                        "perfgate_fp64_flops, perfgate_int_ops or "
                         "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE "
                         "iteration (default counter flags)");
+    }
+    // The nvbench collector replaces the declared bytes with CUPTI's counters.
+    if (p.format == profile_format::nvbench_json && k.counters.empty()) {
+      throw input_error(file, where,
+                        "declares no work: call state.add_global_memory_reads<T>(n) and "
+                        "add_global_memory_writes<T>(n) (nvbench's global memory bytes: judged "
+                        "against the memory roof), or run it with the nvbench collector on an "
+                        "NVIDIA GPU, whose CUPTI counters give the whole roof");
     }
     std::string missing;
     for (auto name : counter::model_inputs) {
@@ -342,6 +355,13 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
     p.T_op_adj = p.T_op;
   }
   p.O_dev = p.T_op_adj / p.B_mem;
+  if (!k.compute_declared) { // bytes alone: the memory side is all the model knows
+    p.bound = bound_class::memory;
+    p.T_pred = 0;
+    p.predicted_time_s = k.W_traf / (p.B_mem * 1e9);
+    p.roof = roof_of(k, d, one_core);
+    return p;
+  }
   if (k.O_krn > p.O_dev) {
     p.bound = bound_class::compute;
     p.T_pred = p.T_op_adj;
@@ -443,7 +463,7 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
 
   r.terms = compute;
   r.terms.insert(r.terms.end(), memory.begin(), memory.end());
-  r.T_roof = k.W_comp / (t_compute * 1e9);
+  r.T_roof = t_compute > 0 ? k.W_comp / (t_compute * 1e9) : 0.0; // 0: no compute declared
   r.B_roof = k.W_traf / (t_memory * 1e9);
   r.O_ridge = r.T_roof / r.B_roof;
   if (t_compute > t_memory) {

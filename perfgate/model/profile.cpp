@@ -28,6 +28,7 @@ std::string_view to_string(profile_format f) {
   case profile_format::rocprof_wide_csv: return "rocprof-csv";
   case profile_format::rocpd_db: return "rocpd";
   case profile_format::cupti: return "cupti";
+  case profile_format::nvbench_json: return "nvbench-json";
   }
   return "?";
 }
@@ -133,6 +134,12 @@ std::string profile_to_json(const profile& p) {
       if (!k.work->tensor_ops.empty()) {
         jk["declared_work"]["tensor_ops"] = k.work->tensor_ops;
       }
+      if (k.work->items) {
+        jk["declared_work"]["items"] = *k.work->items;
+      }
+      if (k.work->bytes_source != "perfgate_bytes") {
+        jk["declared_work"]["bytes_source"] = k.work->bytes_source;
+      }
     }
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
@@ -210,6 +217,10 @@ profile profile_from_json(std::string_view text, const std::string& file) {
                         w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
                         w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
                         w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
+      if (w.has("items")) {
+        k.work->items = w.non_negative("items");
+      }
+      k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
       if (w.has("write_bytes")) {
         k.work->write_bytes = w.non_negative("write_bytes");
         if (*k.work->write_bytes > k.work->bytes) {

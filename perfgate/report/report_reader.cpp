@@ -82,6 +82,19 @@ kernel_params read_params(const json_fields& f) {
   k.D_ops = optional_number(f, "D_ops");
   k.D_ldst = optional_number(f, "D_ldst");
   k.D_other = optional_number(f, "D_other");
+  if (f.has("compute_declared")) {
+    if (!f.raw().at("compute_declared").is_boolean()) {
+      f.fail("compute_declared", "expected true or false");
+    }
+    k.compute_declared = f.raw().at("compute_declared").get<bool>();
+  }
+  if (!k.compute_declared && k.W_comp != 0) {
+    f.fail("W_comp", "expected 0: the kernel declares no operations (compute_declared false)");
+  }
+  if (k.compute_declared && !(k.W_comp > 0)) {
+    f.fail("W_comp", "expected a number > 0 (0 only with compute_declared false)");
+  }
+  k.items = optional_number(f, "items");
   return k;
 }
 

@@ -97,6 +97,12 @@ struct kernel_params {
   /// Tensor-core operations per tensor type (only types with work): each is a roof term of its
   /// own, at the device's peak of that path.
   std::map<kernel_type, double> tensor_ops;
+  /// false for declared work with bytes and no operations (a Google Benchmark that calls only
+  /// SetBytesProcessed): W_comp is 0, the roof is the memory roof alone, and reports say the
+  /// compute side was not declared. Never a made-up operation count.
+  bool compute_declared = true;
+  /// Items of the declared work (SetItemsProcessed), reported; empty when not declared.
+  std::optional<double> items;
 };
 
 /// One resource's share of the roof: the least time the kernel's demand on it takes at the

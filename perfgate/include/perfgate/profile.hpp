@@ -102,6 +102,12 @@ struct declared_work {
   /// Tensor-core operations by canonical counter (`perfgate_tensor_bf16_ops` declares
   /// "tensor_bf16_ops"); only precisions with work.
   std::map<std::string, double, std::less<>> tensor_ops{};
+  /// Items processed (Google Benchmark's SetItemsProcessed): reported, never modelled.
+  std::optional<double> items{};
+  /// Where `bytes` came from: "perfgate_bytes", "bytes_per_second" (Google Benchmark's
+  /// SetBytesProcessed, its rate times the seconds the run measured) or "nvbench" (its declared
+  /// global memory reads and writes).
+  std::string bytes_source = "perfgate_bytes";
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).
@@ -147,10 +153,12 @@ enum class profile_format {
                     ///< per counter)
   rocpd_db,         ///< rocprofv3's rocpd SQLite database (`.db`, ROCm 7.0+)
   cupti,            ///< `perfgate run --collector cupti` (its `perfgate-cupti/1` runs)
+  nvbench_json,     ///< nvbench `--json` / `--jsonbin` (format 1.x), or the nvbench collector
 };
 
 /// The format's name in profiles and reports: "nvprof-csv", "ncu-csv-raw", "ncu-csv",
-/// "perfgate-profile/1", "gbench-json", "rocprofv3-csv", "rocprof-csv", "rocpd", "cupti".
+/// "perfgate-profile/1", "gbench-json", "rocprofv3-csv", "rocprof-csv", "rocpd", "cupti",
+/// "nvbench-json".
 [[nodiscard]] std::string_view to_string(profile_format f);
 
 /// A whole profile: where it came from and its kernels in the order they first appeared.

@@ -29,6 +29,12 @@ json params_json(const kernel_params& k) {
   if (k.simt_type != k.K_type) {
     j["simt_type"] = to_string(k.simt_type);
   }
+  if (!k.compute_declared) {
+    j["compute_declared"] = false;
+  }
+  if (k.items) {
+    j["items"] = *k.items;
+  }
   if (!k.tensor_ops.empty()) {
     json ops = json::object();
     for (const auto& [type, n] : k.tensor_ops) {

@@ -122,10 +122,13 @@ std::string predicted_table(const device& d, const std::vector<const kernel_repo
   t.right_aligned = {false, true, false, false, true, true, true, true};
   for (const auto* k : ks) {
     if (const prediction* p = prediction_on(*k, d.id)) {
+      const bool compute = k->params.compute_declared; // else no compute side to show
       t.rows.push_back({"`" + k->name + "`", duration(gated_time_s(*p)),
                         std::string(to_string(gated_bound(*p))),
                         p->roof ? limiter_text(*p->roof) : "-", duration(p->predicted_time_s),
-                        fixed(p->T_op_adj, 2), fixed(k->params.O_krn, 3), fixed(p->O_dev, 3)});
+                        compute ? fixed(p->T_op_adj, 2) : "-",
+                        compute ? fixed(k->params.O_krn, 3) : "bytes only",
+                        compute ? fixed(p->O_dev, 3) : "-"});
     }
   }
   return render_markdown(t);

@@ -10,10 +10,17 @@ std::string kernel_summary(const kernel_report& k) {
     return "not predicted: " + k.skip_reason;
   }
   const auto& p = k.params;
+  const std::string invocations =
+      std::to_string(k.invocations) + " invocation" + (k.invocations == 1 ? "" : "s");
+  if (!p.compute_declared) {
+    return "bytes only, " + invocations + ": W_traf " + si_count(p.W_traf) +
+           "B (declared bytes alone: judged against the memory roof; the compute side was not "
+           "declared)" +
+           (p.items ? ", " + si_count(*p.items) + " items" : std::string());
+  }
   std::string s = std::string(to_string(p.K_type)) + ", " + std::string(to_string(p.model)) +
-                  " model, " + std::to_string(k.invocations) + " invocation" +
-                  (k.invocations == 1 ? "" : "s") + ": W_comp " + si_count(p.W_comp) +
-                  "op, W_traf " + si_count(p.W_traf) + "B, O_krn " + fixed(p.O_krn, 3) + " op/B";
+                  " model, " + invocations + ": W_comp " + si_count(p.W_comp) + "op, W_traf " +
+                  si_count(p.W_traf) + "B, O_krn " + fixed(p.O_krn, 3) + " op/B";
   for (const auto& [type, ops] : p.tensor_ops) {
     s += ", " + std::string(to_string(type)) + " " + si_count(ops) + "op";
   }
@@ -26,6 +33,9 @@ std::string kernel_summary(const kernel_report& k) {
          percent(p.D_other);
   } else {
     s += " (declared work: no instruction-mix terms)";
+  }
+  if (p.items) {
+    s += ", " + si_count(*p.items) + " items";
   }
   return s;
 }
@@ -43,9 +53,13 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
         source = d.source;
       }
     }
-    t.rows.push_back({p.device, fixed(p.T_op, 2), percent(p.E_instr), fixed(p.T_op_adj, 2),
-                      fixed(p.B_mem, 2), fixed(p.O_dev, 3), std::string(to_string(p.bound)),
-                      fixed(p.T_pred, 2), duration(p.predicted_time_s),
+    // Bytes alone: the compute columns describe work nobody declared, so they stay empty.
+    const bool compute = k.params.compute_declared;
+    auto if_compute = [&](std::string text) { return compute ? text : std::string("-"); };
+    t.rows.push_back({p.device, if_compute(fixed(p.T_op, 2)), if_compute(percent(p.E_instr)),
+                      if_compute(fixed(p.T_op_adj, 2)), fixed(p.B_mem, 2),
+                      if_compute(fixed(p.O_dev, 3)), std::string(to_string(p.bound)),
+                      if_compute(fixed(p.T_pred, 2)), duration(p.predicted_time_s),
                       p.roof ? duration(p.roof->time_s) : "-", p.roof ? limiter_text(*p.roof) : "-",
                       source});
   }

@@ -61,6 +61,11 @@ std::string quadrant_svg(const report& r, std::size_t kernel_index) {
     throw usage_error("quadrant chart: kernel '" + k.name +
                       "' was not predicted, nothing to draw: " + k.skip_reason);
   }
+  if (!k.params.compute_declared) {
+    throw usage_error("quadrant chart: kernel '" + k.name +
+                      "' declares bytes and no operations: it has no operational intensity to "
+                      "place, only its memory roof (the report's tables give it)");
+  }
   const double o = k.params.O_krn;
   const bool has_line = positive(o);
   const std::string unit = unit_of(k.params.K_type);

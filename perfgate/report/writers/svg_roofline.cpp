@@ -77,7 +77,9 @@ std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
   for (const verdict_status s :
        {verdict_status::fail, verdict_status::warn, verdict_status::pass, verdict_status::skip}) {
     for (std::size_t i = 0; i < r.kernels.size() && drawn.size() < max; ++i) {
-      if (r.kernels[i].result.status == s && r.kernels[i].skip_reason.empty()) {
+      // A kernel that declares bytes alone has no operational intensity: no point to draw.
+      if (r.kernels[i].result.status == s && r.kernels[i].skip_reason.empty() &&
+          r.kernels[i].params.compute_declared) {
         drawn.push_back(i);
       }
     }

@@ -54,10 +54,11 @@ TEST(GbenchImporter, ThreadsTimeUnitsErrorsAndMissingWork) {
   // per thread); the counters sum both threads: one iteration of both takes 2 x 250 us.
   EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 500e-6);
   EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
-            "g.json: kernel 'BM_undeclared': declares no work: set the counters perfgate_bytes and "
-            "one of perfgate_fp32_flops, perfgate_fp64_flops, perfgate_int_ops or "
-            "perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work of ONE iteration "
-            "(default counter flags)");
+            "g.json: kernel 'BM_undeclared': declares no work: call state.SetBytesProcessed(bytes) "
+            "(Google Benchmark's bytes_per_second: judged against the memory roof), or set the "
+            "counters perfgate_bytes and one of perfgate_fp32_flops, perfgate_fp64_flops, "
+            "perfgate_int_ops or perfgate_tensor_<precision>_ops (tensor_bf16, ...) to the work "
+            "of ONE iteration (default counter flags)");
   std::string bad_unit = text;
   bad_unit.replace(bad_unit.find("\"us\""), 4, "\"fortnights\"");
   EXPECT_NE(perfgate::test::import_failure(bad_unit, "g.json")
@@ -176,4 +177,70 @@ TEST(GbenchImporter, DeclaredTensorWorkSetsTheKernelsTypeAndRoof) {
                 .find("key 'benchmarks[0].perfgate_tensor_bf17_ops': names no tensor precision "
                       "perfgate knows; expected one of perfgate_tensor_fp16_ops"),
             std::string::npos);
+}
+
+// Real output of tests/consumer/standard_counters.cpp (libbenchmark 1.7.1, the 2-core VM; see
+// tests/data/gbench/README.md): benchmarks that use only Google Benchmark's own counters. Each
+// declares exactly 2 x 64 MiB a copy (4 x 64 MiB for the triad's perfgate_bytes), so the bytes
+// of one iteration, recovered from bytes_per_second and the time it was computed over, must come
+// out as those integers to double precision, whichever clock and thread count the run used.
+TEST(GbenchImporter, StandardCountersGiveTheBytesOfOneIteration) {
+  const auto p = perfgate::import_profile(std::string(PERFGATE_TEST_DATA_DIR) +
+                                          "/gbench/standard_counters.json");
+  ASSERT_EQ(p.kernels.size(), 6U);
+  const double copy = 2.0 * 8 * (1 << 23); // bytes one iteration of one thread moves
+  auto kernel = [&](const std::string& name) -> const perfgate::kernel_profile& {
+    const auto it = std::find_if(p.kernels.begin(), p.kernels.end(),
+                                 [&](const auto& k) { return k.name == name; });
+    EXPECT_NE(it, p.kernels.end()) << name;
+    return *it;
+  };
+  // bytes only: CPU time, one thread
+  const auto& bytes_only = kernel("BM_copy");
+  ASSERT_TRUE(bytes_only.work);
+  EXPECT_NEAR(bytes_only.work->bytes / copy, 1.0, 1e-12);
+  EXPECT_EQ(bytes_only.work->bytes_source, "bytes_per_second");
+  EXPECT_FALSE(bytes_only.work->items);
+  EXPECT_EQ(bytes_only.work->fp32_flops + bytes_only.work->fp64_flops + bytes_only.work->int_ops,
+            0.0);
+  // two threads: one iteration of both threads, as the time (2 x real_time) is
+  const auto& threads = kernel("BM_copy/threads:2");
+  EXPECT_NEAR(threads.work->bytes / (2 * copy), 1.0, 1e-12);
+  // UseRealTime: the rate is over the wall time, not the CPU time
+  EXPECT_NEAR(kernel("BM_copy/real_time").work->bytes / copy, 1.0, 1e-12);
+  // bytes + items
+  const auto& items = kernel("BM_copy_items");
+  ASSERT_TRUE(items.work->items);
+  EXPECT_NEAR(*items.work->items / (1 << 23), 1.0, 1e-12);
+  EXPECT_NEAR(items.work->bytes / copy, 1.0, 1e-12);
+  // bytes + perfgate counters: perfgate_bytes wins over bytes_per_second (3 arrays)
+  const auto& declared = kernel("BM_triad_declared");
+  EXPECT_EQ(declared.work->bytes, 4.0 * 8 * (1 << 23));
+  EXPECT_EQ(declared.work->bytes_source, "perfgate_bytes");
+  EXPECT_EQ(declared.work->fp64_flops, 2.0 * (1 << 23));
+  // neither
+  EXPECT_FALSE(kernel("BM_no_work").work);
+}
+
+// Bytes without operations are judged against the memory roof alone: no operation count is made
+// up, the class is memory, and the time the model gives is the DRAM time of those bytes.
+TEST(GbenchImporter, BytesAloneAreJudgedAgainstTheMemoryRoof) {
+  const auto p = perfgate::import_profile(std::string(PERFGATE_TEST_DATA_DIR) +
+                                          "/gbench/standard_counters.json");
+  const auto k = perfgate::kernel_params_from_profile(p, p.kernels[0]);
+  EXPECT_FALSE(k.compute_declared);
+  EXPECT_EQ(k.W_comp, 0.0);
+  EXPECT_EQ(k.W_traf, p.kernels[0].work->bytes);
+  const auto d = perfgate::resolve_device("h100-sxm");
+  const auto pred = perfgate::predict(k, d);
+  EXPECT_EQ(pred.bound, perfgate::bound_class::memory);
+  EXPECT_DOUBLE_EQ(pred.predicted_time_s, k.W_traf / (d.peaks.dram_gbs * 1e9));
+  ASSERT_TRUE(pred.roof);
+  EXPECT_EQ(pred.roof->limiter, "dram");
+  EXPECT_DOUBLE_EQ(pred.roof->time_s, pred.predicted_time_s);
+  const auto with_items = perfgate::kernel_params_from_profile(p, p.kernels[3]);
+  ASSERT_TRUE(with_items.items);
+  EXPECT_NEAR(*with_items.items, 1 << 23, 1e-3);
+  // With operations declared the compute side is there again.
+  EXPECT_TRUE(perfgate::kernel_params_from_profile(p, p.kernels[4]).compute_declared);
 }

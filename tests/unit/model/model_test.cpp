@@ -124,7 +124,10 @@ TEST(Model, InconsistentCountsAreInputErrors) {
   m = fp32_kernel();
   m.M_fp32 = -1;
   EXPECT_THROW((void)perfgate::derive_kernel_params(m), perfgate::kernel_input_error);
-  EXPECT_THROW((void)perfgate::declared_kernel_params({0, 0, 0, 10}), perfgate::kernel_input_error);
+  EXPECT_THROW((void)perfgate::declared_kernel_params({0, 0, 0, 0}), perfgate::kernel_input_error);
+  EXPECT_THROW((void)perfgate::declared_kernel_params({1, 0, 0, 0}), perfgate::kernel_input_error);
+  // Bytes without operations are the memory side alone (SetBytesProcessed), not an error.
+  EXPECT_FALSE(perfgate::declared_kernel_params({0, 0, 0, 10}).compute_declared);
 }
 
 TEST(Model, PredictionErrorAndUtilization) {
