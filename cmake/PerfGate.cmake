@@ -30,7 +30,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     add_perf_prediction(<target>
                         [NAME <test-name>]
                         [ARGS <arg>...]
-                        [COLLECTOR auto|cupti|ncu|rocprof|gbench|profile]
+                        [COLLECTOR auto|cupti|ncu|rocprof|gbench|nvbench|profile]
                         [LOCAL_DEVICE cpu|gpu]
                         [PROFILE <file>]
                         [DEVICES <id-or-file>...]
@@ -65,7 +65,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
   ``ARGS <arg>...``
     Arguments passed to the program, each one unsplit (spaces and quotes are kept).
 
-  ``COLLECTOR auto|cupti|ncu|rocprof|gbench|profile``
+  ``COLLECTOR auto|cupti|ncu|rocprof|gbench|nvbench|profile``
     How kernels are measured. ``gbench``: a Google Benchmark binary whose benchmarks declare
     their work in the counters ``perfgate_fp32_flops``, ``perfgate_fp64_flops``,
     ``perfgate_int_ops`` and ``perfgate_bytes`` (per iteration; optionally
@@ -76,10 +76,14 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     ``cupti``: NVIDIA GPU counters through perfgate's CUPTI injection library (the program runs
     twice: kernel times, then counters under kernel replay; docs/nvidia.md); ``ncu``: the same
     through Nsight Compute; ``rocprof``: AMD GPU counters; these use the GPU as the local device
-    and are skipped (exit 77) where there is none or counters are not permitted. ``profile``: the
+    and are skipped (exit 77) where there is none or counters are not permitted. ``nvbench``:
+    an nvbench program, its states the kernels (their names "<benchmark> [<state>]"): nvbench's
+    cold times and samples from its ``--jsonbin`` output, and, with CUPTI, the counters of each
+    state's own kernels from one ``--profile`` run of that state (docs/nvbench.md); skipped
+    without an NVIDIA GPU. ``profile``: the
     recorded ``PROFILE`` (the program still runs once and must succeed); the first of
-    ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``gbench``
-    when the target links Google Benchmark, else ``cupti``.
+    ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``nvbench``
+    when the target links nvbench, ``gbench`` when it links Google Benchmark, else ``cupti``.
 
   ``LOCAL_DEVICE cpu|gpu``
     With ``gbench``: which device the benchmarks time, when the guess above is wrong (a target
@@ -406,9 +410,9 @@ function(add_perf_prediction target)
   if(DEFINED arg_COLLECTOR)
     set(collector "${arg_COLLECTOR}")
   endif()
-  if(NOT collector MATCHES "^(auto|cupti|ncu|rocprof|gbench|profile)$")
+  if(NOT collector MATCHES "^(auto|cupti|ncu|rocprof|gbench|nvbench|profile)$")
     _perfgate_fail(${name} "COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, "
-                   "profile; got \"${collector}\"")
+                   "nvbench, profile; got \"${collector}\"")
   endif()
   if(collector STREQUAL "profile" AND NOT arg_PROFILE)
     _perfgate_fail(${name} "COLLECTOR profile needs PROFILE <file>")
@@ -509,10 +513,12 @@ function(add_perf_prediction target)
   endif()
 
   # The local device: the CPU for Google Benchmark binaries, else the GPU. For auto, a target
-  # that links Google Benchmark is taken to be one.
+  # that links nvbench is an nvbench program, one that links Google Benchmark a gbench one.
   if(collector STREQUAL "auto")
     get_target_property(libs "${target}" LINK_LIBRARIES)
-    if(libs MATCHES "benchmark")
+    if(libs MATCHES "nvbench")
+      set(collector nvbench)
+    elseif(libs MATCHES "benchmark")
       set(collector gbench)
     endif()
   endif()

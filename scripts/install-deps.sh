@@ -27,13 +27,16 @@ install_cmake4() {
   [ "${1:-}" = --cmake4 ] || return 0 # only the test command asks for it
   local venv
   venv="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.cmake4"
-  if "$venv/bin/cmake" --version 2>/dev/null | grep -q "version 4\.4\."; then
+  # cuda-bench is nvbench's PyPI wheel: its headers, libnvbench.so and CMake package let that
+  # configuration build tests/nvbench/copy_bench.cu (nvbench's package needs CMake 3.30).
+  if "$venv/bin/cmake" --version 2>/dev/null | grep -q "version 4\.4\." &&
+     "$venv/bin/pip" show -q cuda-bench >/dev/null 2>&1; then
     return 0
   fi
-  echo "==> dependencies: CMake 4.4 into $venv (pip)"
+  echo "==> dependencies: CMake 4.4 and cuda-bench 0.3 into $venv (pip)"
   rm -rf "$venv"
-  python3 -m venv "$venv" && "$venv/bin/pip" install -q 'cmake==4.4.*' ||
-    { echo "error: could not install CMake 4.4 with pip into $venv" >&2; exit 2; }
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q 'cmake==4.4.*' 'cuda-bench==0.3.*' ||
+    { echo "error: could not install CMake 4.4 and cuda-bench with pip into $venv" >&2; exit 2; }
 }
 
 missing=()

@@ -50,8 +50,11 @@ for config in $configs; do
     cmake4)
       # pip's CMake 4.4 in a virtual environment of its own (scripts/install-deps.sh makes it);
       # the CPU micro-benchmark run measures code compiled as in the default tree.
+      # nvbench's CMake package from the cuda-bench wheel there (tests/nvbench/).
+      nvbench_dir="$(ls -d "$root"/.cmake4/lib/python3*/site-packages/cuda/bench/cu13/nvbench/lib/cmake/nvbench 2>/dev/null | head -1)"
       PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
-        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
+        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$' \
+        ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
       default_build="${PERFGATE_BUILD_DIR:-$root/build}"
       if [ -f "$default_build/CTestTestfile.cmake" ]; then
         n3="$(test_count "$default_build")"

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
+#include "collectors/nvbench_collector.hpp"
 #include "collectors/ctest_gpus.hpp"
 #include "importers/csv_reader.hpp"
 #include "util/number_format.hpp"
@@ -128,7 +129,8 @@ void check_collector_options(const run_options& o, const std::string& collector)
   if (o.flush_l2 && collector != "cupti" && collector != "auto") {
     throw usage_error("--flush-l2 is for the cupti collector, not " + collector +
                       ": ncu flushes every cache before each replay already (its "
-                      "--cache-control all); rocprof, gbench and recorded profiles cannot");
+                      "--cache-control all), nvbench before every cold sample; rocprof, gbench "
+                      "and recorded profiles cannot");
   }
 }
 
@@ -170,6 +172,9 @@ profile collect(const run_options& o) {
   }
   if (collector == "gbench") {
     return detail::collect_gbench(request);
+  }
+  if (collector == "nvbench") {
+    return detail::collect_nvbench(request); // its own cold times: no warm-up launch to drop
   }
   profile p = collector == "ncu"
                   ? detail::collect_ncu_runs(request, detail::ncu_metrics_for_local_gpu())
@@ -287,8 +292,9 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
       "run", "Run a program, profile its kernels, predict their bounds and gate on them");
   cmd->add_option("--collector", o->collector,
                   "How kernels are measured: auto (gbench for a Google Benchmark binary, else "
-                  "cupti), cupti, ncu, rocprof, gbench, or profile (a recorded --profile)")
-      ->check(CLI::IsMember({"auto", "cupti", "ncu", "rocprof", "gbench", "profile"}))
+                  "cupti), cupti, ncu, rocprof, gbench, nvbench (an nvbench program: its times, "
+                  "CUPTI's counters), or profile (a recorded --profile)")
+      ->check(CLI::IsMember({"auto", "cupti", "ncu", "rocprof", "gbench", "nvbench", "profile"}))
       ->capture_default_str();
   cmd->add_option("--profile", o->profile_file, "With --collector profile: the recorded profile");
   cmd->add_option("--device", o->devices,

@@ -7,6 +7,9 @@
 #include <perfgate/profile.hpp>
 
 #include "collectors/cupti/run_info.hpp"
+#ifdef PERFGATE_HAVE_CUPTI
+#include "collectors/cupti/chip_metrics.hpp"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -168,5 +171,24 @@ struct cupti_run : cupti::run_info {
 cupti_run_environment(const std::string& mode, const std::string& library,
                       const std::string& output, const std::vector<std::string>& metrics,
                       bool flush_l2 = false);
+
+#ifdef PERFGATE_HAVE_CUPTI
+/// What an injected run needs on this machine: the injection library, the GPU's chip and its
+/// metric plan. Skips (77) where any is missing; only after nvidia_gpu_unavailable() said no.
+struct cupti_session {
+  std::string library;
+  std::string chip;
+  chip_metric_plan plan;
+};
+[[nodiscard]] cupti_session open_cupti_session();
+
+/// Runs the request's program once with the injection library in `mode` ("timing" or
+/// "counters" with `metrics`) and reads its perfgate-cupti/1 file. `what` names the run in
+/// messages. target_error (3) when the program fails, skip_error when the library skipped.
+[[nodiscard]] cupti_run run_injected(const collect_request& request, const std::string& mode,
+                                     const std::string& library,
+                                     const std::vector<std::string>& metrics,
+                                     const std::string& what);
+#endif
 
 } // namespace perfgate::detail

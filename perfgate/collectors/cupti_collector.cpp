@@ -195,6 +195,8 @@ std::string injection_library() {
                    PERFGATE_CUPTI_INJECTION_BUILT + " exists (set PERFGATE_CUPTI_INJECTION)");
 }
 
+} // namespace
+
 cupti_run run_injected(const collect_request& request, const std::string& mode,
                        const std::string& library, const std::vector<std::string>& metrics,
                        const std::string& what) {
@@ -241,7 +243,25 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
   return run;
 }
 
-} // namespace
+cupti_session open_cupti_session() {
+  cupti_session session;
+  session.library = injection_library();
+  try {
+    session.chip = cupti::chip_of_device(0);
+  } catch (const cupti::cupti_failure& e) {
+    throw skip_error(std::string("cannot identify the GPU's chip: ") + e.what());
+  }
+  try {
+    session.plan = plan_chip_metrics(session.chip);
+  } catch (const usage_error& e) {
+    throw skip_error(std::string("unsupported chip: ") + e.what());
+  }
+  for (const auto& missing : session.plan.missing_model_inputs()) {
+    std::cerr << "perfgate: warning: chip " << session.chip << " has no metric for " << missing
+              << "\n";
+  }
+  return session;
+}
 #endif
 
 ncu_metric_sets ncu_metrics_for_local_gpu() {
@@ -268,22 +288,7 @@ profile collect_cupti(const collect_request& request) {
   throw skip_error("this perfgate was built without CUPTI (no CUDA toolkit with CUPTI was found "
                    "at configure time): use COLLECTOR ncu, or rebuild with the toolkit");
 #else
-  const std::string library = injection_library();
-  std::string chip;
-  try {
-    chip = cupti::chip_of_device(0);
-  } catch (const cupti::cupti_failure& e) {
-    throw skip_error(std::string("cannot identify the GPU's chip: ") + e.what());
-  }
-  chip_metric_plan plan;
-  try {
-    plan = plan_chip_metrics(chip);
-  } catch (const usage_error& e) {
-    throw skip_error(std::string("unsupported chip: ") + e.what());
-  }
-  for (const auto& missing : plan.missing_model_inputs()) {
-    std::cerr << "perfgate: warning: chip " << chip << " has no metric for " << missing << "\n";
-  }
+  const auto [library, chip, plan] = open_cupti_session();
   std::cerr << "perfgate: cupti: timing run of " << request.program.front() << "\n";
   const auto timing = run_injected(request, "timing", library, {}, "timing run");
   std::cerr << "perfgate: cupti: counter run on " << chip << " (" << plan.metrics.size()

@@ -31,7 +31,7 @@ set(cases
   "CONFIDENCE 0.3|CONFIDENCE must be at least 0.5, got 0.3"
   "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"
   "MIN_EFFICIENCY fast|MIN_EFFICIENCY expects a number, got \"fast\""
-  "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, profile"
+  "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, nvbench, profile"
   "COLLECTOR profile|COLLECTOR profile needs PROFILE <file>"
   "PROFILE p.csv|PROFILE is only used with COLLECTOR profile"
   "LOCAL_DEVICE tpu|LOCAL_DEVICE must be cpu or gpu, got \"tpu\""
