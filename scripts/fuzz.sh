@@ -11,7 +11,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PERFGATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
-all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json detect
+all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json nvbench_json detect
      device_json report_json cupti_json hull_app pipeline_json sass gpu_answers)
 limit=()
 while [ $# -gt 0 ]; do
@@ -50,7 +50,8 @@ seeds_of() {
     rocprofv3_csv|rocprof_v1_csv) ls "$d"/rocprof/*.csv; ls "$x"/*counter_collection*.csv 2>/dev/null || true ;;
     rocpd) ls "$d"/rocprof/*.db; ls "$x"/*.db 2>/dev/null || true ;;
     gbench_json) ls "$d"/gbench/*.json; ls "$x"/*gbench*.json 2>/dev/null || true ;;
-    detect) for r in nvprof ncu_raw rocprofv3_csv rocpd gbench_json; do seeds_of "$r"; done
+    nvbench_json) ls "$d"/nvbench/*.json; ls "$x"/*nvbench*.json 2>/dev/null || true ;;
+    detect) for r in nvprof ncu_raw rocprofv3_csv rocpd gbench_json nvbench_json; do seeds_of "$r"; done
             ls "$d"/profiles/*.json ;;
     device_json) ls "$root"/perfgate/devices/*.json "$d"/devices/*.json "$d"/malformed/device*.json ;;
     report_json) ls "$s"/report*.json "$s"/baseline*.json ;;
@@ -72,6 +73,7 @@ for r in "${readers[@]}"; do
   set +e
   max_len=32768
   [ "$r" != rocpd ] || max_len=262144 # a whole database: the seed is 180 kB of SQLite pages
+  [ "$r" != nvbench_json ] || max_len=131072 # copy_h200.json: 84 kB of summaries
   "$build/fuzz/fuzz_$r" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len=$max_len \
     -print_final_stats=1 -artifact_prefix="$build/artifacts/$r-" "$corpus" "$seeds" >"$log" 2>&1
   rc=$?

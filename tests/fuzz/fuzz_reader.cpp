@@ -17,6 +17,7 @@
 #include "collectors/gpu_inventory.hpp"
 #include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
+#include "importers/nvbench_importer.hpp"
 #include "importers/nvprof_importer.hpp"
 #include "importers/rocpd_importer.hpp"
 #include "importers/rocprof_importer.hpp"
@@ -75,6 +76,8 @@ void read(std::string_view text) {
     check_profile(import_rocpd(read_rocpd_bytes(text, file)));
   } else if (PERFGATE_READER_IS("gbench_json")) {
     check_profile(import_gbench_json(text, file));
+  } else if (PERFGATE_READER_IS("nvbench_json")) {
+    check_profile(detail::import_nvbench_json(text, file)); // sample files beside `file`: none
   } else if (PERFGATE_READER_IS("detect")) {
     check_profile(import_profile_text(text, file)); // dispatch + every reader + value checks
   } else if (PERFGATE_READER_IS("device_json")) {
