@@ -415,8 +415,10 @@ void apply_gate(report& r, const gate_policy& policy) {
                             (p.roof ? ", roof " : ", bound ") + detail::duration(gated_time_s(p)) +
                             ", " + describe_class(k.params, p);
       if (p.roof) {
-        numbers += "; the " + std::string(to_string(k.params.model)) + " model predicts " +
-                   detail::duration(p.predicted_time_s);
+        numbers += p.scaling ? "; scaled from the measurement on " + p.scaling->measured_on +
+                                   ", predicted " + detail::duration(p.predicted_time_s)
+                             : "; the " + std::string(to_string(k.params.model)) +
+                                   " model predicts " + detail::duration(p.predicted_time_s);
       }
       const double per_invocation = *latency.per_invocation_s;
       const std::string latency_class =

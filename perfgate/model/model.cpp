@@ -466,6 +466,8 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   r.T_roof = t_compute > 0 ? k.W_comp / (t_compute * 1e9) : 0.0; // 0: no compute declared
   r.B_roof = k.W_traf / (t_memory * 1e9);
   r.O_ridge = r.T_roof / r.B_roof;
+  r.compute_time_s = t_compute;
+  r.memory_time_s = t_memory;
   if (t_compute > t_memory) {
     r.bound = bound_class::compute;
     r.time_s = t_compute;

@@ -87,7 +87,8 @@ std::string local_device_named(std::string_view profile_device,
 }
 
 report predict_report(const profile& p, const std::vector<device>& devices,
-                      const std::string& kernel_regex, bool scale_local_clock) {
+                      const std::string& kernel_regex, bool scale_local_clock,
+                      const device* measured_on) {
   std::regex selector;
   try {
     selector = std::regex(kernel_regex, std::regex::ECMAScript);
@@ -139,9 +140,14 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     const bool one_core = k.threads == 1;
     for (std::size_t i = 0; i < devices.size(); ++i) {
       try {
-        kr.predictions.push_back(i == 0 && scale_local_clock
-                                     ? predict_local(kr.params, k, devices[i], one_core)
-                                     : predict(kr.params, devices[i], one_core));
+        if (measured_on != nullptr && k.time_s) {
+          kr.predictions.push_back(predict_from_measurement(
+              kr.params, *k.time_s, k.sm_clock_mhz, *measured_on, devices[i], one_core));
+        } else {
+          kr.predictions.push_back(i == 0 && scale_local_clock
+                                       ? predict_local(kr.params, k, devices[i], one_core)
+                                       : predict(kr.params, devices[i], one_core));
+        }
       } catch (const usage_error& e) { // a device without the kernel's tensor path
         throw usage_error("kernel '" + kr.name + "': " + e.what());
       }

@@ -143,6 +143,21 @@ prediction read_prediction(const json_fields& f, bool with_roof) {
   if (f.has("clock_scale")) {
     p.clock_scale = f.positive("clock_scale");
   }
+  if (f.has("scaling")) {
+    const auto s = f.object("scaling");
+    measured_scaling m;
+    m.measured_on = s.string("measured_on");
+    m.measured_time_s = s.positive("measured_time_s");
+    m.utilisation = s.non_negative("utilisation");
+    m.limiter = s.string("limiter");
+    m.resource_scale = s.positive("resource_scale");
+    m.clock_scale = s.positive("clock_scale");
+    if (!s.has("at_roof") || !s.raw().at("at_roof").is_boolean()) {
+      s.fail("at_roof", "expected true or false");
+    }
+    m.at_roof = s.raw().at("at_roof").get<bool>();
+    p.scaling = m;
+  }
   return p;
 }
 } // namespace

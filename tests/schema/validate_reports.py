@@ -56,6 +56,17 @@ def main(perfgate, source, build, work):
                     "mi300x", "--format", "json", "-o", str(tensor)], check=True,
                    stderr=subprocess.DEVNULL)
     made.append(tensor)
+    # Predictions scaled from a measurement (predictor measured-scaling, its scaling block).
+    scaled = work / "predict-measured-on.json"
+    subprocess.run([perfgate, "predict", "--profile",
+                    str(source / "tests/data/h100/torch_ncu_raw_h100_noclk.csv"), "--measured-on",
+                    str(source / "tests/data/h100/h100-calibrated.json"), "--device", "h200",
+                    "--device", "a100-80gb", "--format", "json", "-o", str(scaled)], check=True,
+                   stderr=subprocess.DEVNULL)
+    if not any(p.get("scaling") for k in json.loads(scaled.read_text())["kernels"]
+               for p in k["predictions"]):
+        sys.exit(f"{scaled}: expected predictions scaled from the measurement")
+    made.append(scaled)
     gated = work / "run.json"
     rc = subprocess.run([perfgate, "run", "--collector", "gbench", "--device",
                          str(source / "tests/data/devices/valid_device.json"), "--device", "h100-sxm",

@@ -128,11 +128,29 @@ struct roof_bound {
   double O_ridge = 0;       ///< T_roof / B_roof: compute-bound when O_krn exceeds it (op/B)
   bool co_issue = false;    ///< compute terms overlapped (true) or summed (false)
   std::vector<roof_term> terms; ///< compute terms first, then memory levels
+  /// The compute side's time (its terms summed or overlapped) and the memory side's (the
+  /// slowest level); time_s is the larger. Not written to reports (derived from the terms).
+  double compute_time_s = 0;
+  double memory_time_s = 0;
 };
 
 /// The roof's limiter as reports name it: "dram (dram_triad_nt)" when the limiting term's rate
 /// came from a pattern of the kernel's mix, else the resource alone ("fp32", "dram").
 [[nodiscard]] std::string limiter_text(const roof_bound& r);
+
+/// How a prediction from a measurement was made (predict_from_measurement): the inputs a
+/// reviewer needs to redo it.
+struct measured_scaling {
+  std::string measured_on;   ///< the device the kernel's time was measured on
+  double measured_time_s = 0;
+  /// The share of the measured time the source roof's limiting side explains at its rate:
+  /// roof time on the source / measured time, at most 1.
+  double utilisation = 0;
+  std::string limiter;        ///< the source roof's limiter ("dram", "fp32", "issue", ...)
+  double resource_scale = 0;  ///< the limiting side's time on the destination / on the source
+  double clock_scale = 1;     ///< source SM clock / destination SM clock (1 when unknown)
+  bool at_roof = false;       ///< raised to the destination's roof, which no run can beat
+};
 
 /// The prediction for one kernel on one device.
 struct prediction {
@@ -152,7 +170,14 @@ struct prediction {
   /// The kernel's SM clock / the clock the device's peaks hold at, when the compute peaks were
   /// scaled to the clock the kernel ran at (at_sm_clock); empty when they were not.
   std::optional<double> clock_scale;
+  /// Present when predicted_time_s was scaled from a measurement on another device
+  /// (predictor "measured-scaling"); empty for the model's own prediction.
+  std::optional<measured_scaling> scaling;
 };
+
+/// The predictor behind prediction::predicted_time_s: "measured-scaling" when it was scaled from
+/// a measurement, else the kernel's model ("quantitative", "roofline").
+[[nodiscard]] std::string_view predictor_of(const prediction& p, const kernel_params& k);
 
 /// A kernel's counts or declared work cannot feed the model (exit 2). The model does not know
 /// which file they came from: kernel_params_from_profile re-throws it as an input_error naming
@@ -201,6 +226,20 @@ public:
 /// sm_clock_mhz / d.sm_clock_mhz, DRAM bandwidth unchanged, sm_clock_mhz set to the new clock.
 /// Throws usage_error when the device has no clock or `sm_clock_mhz` is not a finite number > 0.
 [[nodiscard]] device at_sm_clock(const device& d, double sm_clock_mhz);
+
+/// Cross-GPU prediction from a measurement (docs/model.md, "Predicting from a measurement"):
+/// the kernel took `measured_s` on `src` (at `measured_clock_mhz` when known). The share u of
+/// that time the source roof's limiting side explains at its rate scales with that side's time
+/// on `dst` (the rates of the limiting resource: DRAM at its pattern, a cache, a compute path
+/// or the summed issue of a single-pipeline GPU); the rest (latency, synchronisation, launch
+/// and tail) scales with the SM clock:
+///   t_dst = measured_s x (u x resource_scale + (1 - u) x clock_scale), never below dst's roof.
+/// The other fields are the model's prediction on `dst` (predict). Throws usage_error when
+/// measured_s is not a finite number > 0, or as predict does.
+[[nodiscard]] prediction predict_from_measurement(const kernel_params& k, double measured_s,
+                                                  std::optional<double> measured_clock_mhz,
+                                                  const device& src, const device& dst,
+                                                  bool one_core = false);
 
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);

@@ -95,9 +95,14 @@ struct report {
 /// SM clock was measured is held, on that first device only, to compute peaks scaled to that
 /// clock (at_sm_clock), and its prediction records clock_scale; a clock within 0.5% of the
 /// device's is left alone. The other devices are predicted at their own clocks.
+///
+/// With `measured_on` (the device the profile's times were measured on), every kernel with a
+/// measured time is predicted on each device from that measurement (predict_from_measurement,
+/// predictor "measured-scaling"); kernels without one get the model's prediction.
 [[nodiscard]] report predict_report(const profile& p, const std::vector<device>& devices,
                                     const std::string& kernel_regex = "",
-                                    bool scale_local_clock = false);
+                                    bool scale_local_clock = false,
+                                    const device* measured_on = nullptr);
 
 /// The first of `devices` that a profiler's device name denotes: "GeForce GTX 480 (0)" (nvprof
 /// appends the device number) is gtx-480 by id and "NVIDIA GeForce GTX 480" by name; empty when

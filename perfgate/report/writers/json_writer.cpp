@@ -60,7 +60,14 @@ json roof_json(const roof_bound& r) {
           {"co_issue", r.co_issue}, {"terms", terms}};
 }
 
-json prediction_json(const prediction& p) {
+json scaling_json(const measured_scaling& s) {
+  return {{"measured_on", s.measured_on},       {"measured_time_s", s.measured_time_s},
+          {"utilisation", s.utilisation},       {"limiter", s.limiter},
+          {"resource_scale", s.resource_scale}, {"clock_scale", s.clock_scale},
+          {"at_roof", s.at_roof}};
+}
+
+json prediction_json(const prediction& p, const kernel_params& k) {
   json j = {{"device", p.device},
             {"peaks", p.one_core ? "one_core" : "all"},
             {"T_op", p.T_op},
@@ -69,7 +76,8 @@ json prediction_json(const prediction& p) {
             {"O_dev", p.O_dev},
             {"bound", to_string(p.bound)},
             {"T_pred", p.T_pred},
-            {"predicted_time_s", p.predicted_time_s}};
+            {"predicted_time_s", p.predicted_time_s},
+            {"predictor", predictor_of(p, k)}};
   for (const auto& [key, member] : detail::optional_prediction_terms) {
     j[std::string(key)] = optional_number(p.*member);
   }
@@ -78,6 +86,9 @@ json prediction_json(const prediction& p) {
   }
   if (p.clock_scale) {
     j["clock_scale"] = *p.clock_scale;
+  }
+  if (p.scaling) {
+    j["scaling"] = scaling_json(*p.scaling);
   }
   return j;
 }
@@ -141,7 +152,7 @@ std::string report_to_json(const report& r) {
     jk["measured"] = measured_json(k.measured);
     jk["predictions"] = json::array();
     for (const auto& p : k.predictions) {
-      jk["predictions"].push_back(prediction_json(p));
+      jk["predictions"].push_back(prediction_json(p, k.params));
     }
     jk["verdict"] = {{"status", to_string(k.result.status)},
                      {"reasons", k.result.reasons},

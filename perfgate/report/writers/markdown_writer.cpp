@@ -90,7 +90,7 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
   }
   table t;
   t.header = {"",      "kernel", "measured",    "roof", "efficiency",
-              "class", "model",  "vs baseline", "why"};
+              "class", "predicted", "vs baseline", "why"};
   t.right_aligned = {false, false, true, true, true, false, true, true, false};
   if (clocks) {
     t.header.insert(t.header.begin() + 3, "SM clock");
@@ -118,7 +118,7 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
 // Another device: the roof, its class and limiter, and the model's prediction.
 std::string predicted_table(const device& d, const std::vector<const kernel_report*>& ks) {
   table t;
-  t.header = {"kernel", "roof", "class", "limited by", "model", "T'_op", "O_krn", "O_dev"};
+  t.header = {"kernel", "roof", "class", "limited by", "predicted", "T'_op", "O_krn", "O_dev"};
   t.right_aligned = {false, true, false, false, true, true, true, true};
   for (const auto* k : ks) {
     if (const prediction* p = prediction_on(*k, d.id)) {
@@ -219,6 +219,9 @@ std::string report_to_markdown(const report& r) {
       continue; // not predicted: its summary says why
     }
     out += render_markdown(prediction_table(*k, r.devices));
+    for (const auto& note : scaling_notes(*k)) {
+      out += "\n" + markdown_cell(note) + "\n";
+    }
     if (k->params.model == model_kind::quantitative) {
       table costs;
       costs.header = {"device", "W_op", "W_ldst", "W_other", "C_op", "C_ldst", "C_other"};

@@ -40,6 +40,22 @@ std::string kernel_summary(const kernel_report& k) {
   return s;
 }
 
+std::vector<std::string> scaling_notes(const kernel_report& k) {
+  std::vector<std::string> notes;
+  for (const auto& p : k.predictions) {
+    if (!p.scaling) {
+      continue;
+    }
+    const auto& s = *p.scaling;
+    notes.push_back(p.device + ": predicted from " + duration(s.measured_time_s) +
+                    " measured on " + s.measured_on + ": " + percent(s.utilisation) +
+                    " of it explained by " + s.limiter + " (x" + fixed(s.resource_scale, 3) +
+                    " here), the rest by the SM clock (x" + fixed(s.clock_scale, 3) + ")" +
+                    (s.at_roof ? "; raised to this device's roof" : ""));
+  }
+  return notes;
+}
+
 table prediction_table(const kernel_report& k, const std::vector<device>& devices) {
   table t;
   t.header = {"device", "T_op",   "E_instr",   "T'_op", "B_mem",      "O_dev",

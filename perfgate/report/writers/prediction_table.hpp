@@ -14,4 +14,8 @@ namespace perfgate::detail {
 [[nodiscard]] std::string kernel_summary(const kernel_report& k);
 /// A row per device: peaks, the adjusted roof, the class and the predicted time.
 [[nodiscard]] table prediction_table(const kernel_report& k, const std::vector<device>& devices);
+/// A line per prediction scaled from a measurement (predictor measured-scaling): "h200:
+/// predicted from 1.203 ms measured on h100: 87.00% of it explained by dram (x0.710 here), the
+/// rest by the SM clock (x1.000)"; empty for the model's own predictions.
+[[nodiscard]] std::vector<std::string> scaling_notes(const kernel_report& k);
 } // namespace perfgate::detail

@@ -196,7 +196,11 @@ std::string quadrant_svg(const report& r, std::size_t kernel_index) {
                             " GB/s, T'_op " + value(dp.p->T_op_adj) + " " + unit + ", " +
                             std::string(to_string(dp.p->bound)) + "-bound, predicted " +
                             value(dp.p->T_pred) + " " + unit + ", " +
-                            short_duration(dp.p->predicted_time_s);
+                            short_duration(k.params.W_comp / (dp.p->T_pred * 1e9)) +
+                            (dp.p->scaling ? "; from the measurement on " +
+                                                 dp.p->scaling->measured_on + ": " +
+                                                 short_duration(dp.p->predicted_time_s)
+                                           : std::string());
     body += "<g class=\"predicted-marker " + std::string(to_string(dp.p->bound)) +
             "\" transform=\"" + translate(dp.predicted) + "\"><title>" + escape(tip) +
             "</title><path d=\"M -4.5 -4.5 L 4.5 4.5 M -4.5 4.5 L 4.5 -4.5\" stroke=\"" + c +
@@ -247,7 +251,7 @@ std::string quadrant_svg(const report& r, std::size_t kernel_index) {
     e.detail = "not predicted for this kernel";
     if (dp.p) {
       e.detail = std::string(to_string(dp.p->bound)) + "-bound \u00b7 bound " +
-                 short_duration(dp.p->predicted_time_s);
+                 short_duration(gated_time_s(*dp.p));
       if (measured_on(r, k, *dp.d)) {
         e.detail += " \u00b7 measured " + short_duration(k.measured->time_s);
       }

@@ -422,7 +422,7 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
     }
     if (kp.p) {
       e.detail = std::string(to_string(kp.p->bound)) + "-bound \u00b7 bound " +
-                 short_duration(kp.p->predicted_time_s);
+                 short_duration(gated_time_s(*kp.p));
       if (kp.performance) {
         e.detail += " \u00b7 measured " + short_duration(k.measured->time_s);
       }

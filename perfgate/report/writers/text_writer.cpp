@@ -44,6 +44,9 @@ std::string report_to_text(const report& r) {
     if (!k.predictions.empty()) {
       out += "\n" + render_text(prediction_table(k, r.devices));
     }
+    for (const auto& note : scaling_notes(k)) {
+      out += "  " + note + "\n";
+    }
     for (const auto& p : k.predictions) {
       if (p.clock_scale) {
         out += "  " + p.device + ": compute peaks scaled by " + fixed(*p.clock_scale, 3) +
