@@ -7,6 +7,7 @@
 #include <perfgate/profile.hpp>
 
 #include "collectors/cupti/run_info.hpp"
+#include "collectors/launch_groups.hpp"
 #ifdef PERFGATE_HAVE_CUPTI
 #include "collectors/cupti/chip_metrics.hpp"
 #endif
@@ -141,10 +142,15 @@ void add_tensor_counters(profile& base, const profile& tensor);
 struct cupti_kernel_run {
   std::string name; ///< demangled
   std::uint64_t launches = 0;
-  std::vector<double> durations_ns;                  ///< timing run
+  std::vector<double> durations_ns;                  ///< timing run, in launch order
+  /// Timing run: each launch's configuration, beside durations_ns (files before 2026-11-26
+  /// have none).
+  std::vector<launch_shape> shapes;
   std::optional<launch_config> launch;               ///< of the first launch
   std::uint64_t profiled_launches = 0;               ///< counter run
   std::map<std::string, double, std::less<>> metrics; ///< counter run: totals (rates averaged)
+  /// Counter run: each range's (launch's) values in the run's metric order, when written.
+  std::vector<std::vector<double>> range_values;
   std::optional<double> nvml_clock_mhz;              ///< timing run: mean SM clock at launch
   std::vector<std::string> clock_limits;             ///< timing run: NVML clock-event reasons
 };
@@ -163,6 +169,10 @@ struct cupti_run : cupti::run_info {
 /// the counter run (through ncu_counter_sources), scaled to the timed launch count when the two
 /// runs launched a kernel a different number of times; the SM clock from NVML in the timing run,
 /// else from the counter run's sm__cycles_elapsed.avg.per_second.
+/// Where both runs recorded every launch of a kernel (configurations, one range per launch),
+/// launch i of one run is launch i of the other, and a kernel launched with several
+/// configurations or sizes of work becomes one kernel per launch group (group_launches), named
+/// "<name> [grid ... block ...]": work and time then always come from the same launches.
 [[nodiscard]] profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters);
 
 /// The environment of an injected run: CUDA_INJECTION64_PATH and the PERFGATE_CUPTI_* variables

@@ -75,6 +75,33 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
         kr.durations_ns.push_back(durations[d].get<double>());
       }
     }
+    if (k.has("launch_configs")) {
+      const auto& configs = k.array("launch_configs");
+      if (configs.size() != kr.durations_ns.size()) {
+        k.fail("launch_configs", "expected one per entry of durations_ns (" +
+                                     std::to_string(kr.durations_ns.size()) + "), found " +
+                                     std::to_string(configs.size()));
+      }
+      for (std::size_t c = 0; c < configs.size(); ++c) {
+        const auto& v = configs[c];
+        const auto positive = [&](std::size_t i) {
+          return v[i].is_number_unsigned() && (i == 6 || v[i].get<std::uint64_t>() > 0);
+        };
+        if (!v.is_array() || v.size() != 7 ||
+            !std::all_of(v.begin(), v.end(), [](const auto& x) { return x.is_number_unsigned(); }) ||
+            !positive(0) || !positive(1) || !positive(2) || !positive(3) || !positive(4) ||
+            !positive(5)) {
+          k.fail("launch_configs[" + std::to_string(c) + "]",
+                 "expected [grid x, y, z, block x, y, z, dynamic shared bytes], grid and block "
+                 "> 0, found " + v.dump());
+        }
+        launch_shape s;
+        s.grid = {v[0].get<std::uint64_t>(), v[1].get<std::uint64_t>(), v[2].get<std::uint64_t>()};
+        s.block = {v[3].get<std::uint64_t>(), v[4].get<std::uint64_t>(), v[5].get<std::uint64_t>()};
+        s.shared_bytes = v[6].get<std::uint64_t>();
+        kr.shapes.push_back(s);
+      }
+    }
     if (k.has("grid") && k.has("block")) {
       kr.launch = launch_config{k.dim3("grid"), k.dim3("block")};
     }
@@ -85,6 +112,26 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
         kr.metrics[name] = metrics.non_negative(name);
       }
     }
+    if (k.has("range_values")) {
+      const auto& ranges = k.array("range_values");
+      for (std::size_t r = 0; r < ranges.size(); ++r) {
+        const auto& v = ranges[r];
+        if (!v.is_array() || v.size() != run.metrics.size() ||
+            !std::all_of(v.begin(), v.end(), [](const auto& x) {
+              return x.is_number() && x.template get<double>() >= 0;
+            })) {
+          k.fail("range_values[" + std::to_string(r) + "]",
+                 "expected " + std::to_string(run.metrics.size()) +
+                     " numbers >= 0, one per metric");
+        }
+        kr.range_values.push_back(v.get<std::vector<double>>());
+      }
+      if (kr.range_values.size() != kr.profiled_launches) {
+        k.fail("range_values", "expected one per profiled launch (" +
+                                   std::to_string(kr.profiled_launches) + "), found " +
+                                   std::to_string(kr.range_values.size()));
+      }
+    }
     if (k.has("sm_clock_mhz")) {
       kr.nvml_clock_mhz = k.object("sm_clock_mhz").positive("mean");
     }
@@ -93,6 +140,68 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
   }
   return run;
 }
+
+namespace {
+
+constexpr std::string_view work_metric = "smsp__inst_executed.sum";
+
+bool is_rate(std::string_view metric) {
+  return metric.find(".per_second") != std::string_view::npos ||
+         metric.find(".pct") != std::string_view::npos ||
+         metric.find(".ratio") != std::string_view::npos;
+}
+
+// One kernel per launch group of `t` (timing) and `c` (counters), when both runs recorded every
+// launch and the launches form more than one group; else nothing (one kernel, as before).
+std::vector<kernel_profile> launch_group_kernels(const cupti_kernel_run& t,
+                                                 const cupti_kernel_run& c,
+                                                 const std::vector<std::string>& metrics) {
+  const std::size_t n = t.durations_ns.size();
+  if (n == 0 || t.shapes.size() != n || c.range_values.size() != n) {
+    return {};
+  }
+  const auto at = std::find(metrics.begin(), metrics.end(), work_metric);
+  std::vector<double> work(n, 0.0);
+  if (at != metrics.end()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      work[i] = c.range_values[i][static_cast<std::size_t>(at - metrics.begin())];
+    }
+  }
+  const auto groups = group_launches(t.shapes, work);
+  if (groups.size() < 2) {
+    return {};
+  }
+  std::vector<kernel_profile> out;
+  for (const auto& g : groups) {
+    kernel_profile k;
+    k.name = t.name + g.suffix;
+    std::vector<double> seconds;
+    std::map<std::string, double, std::less<>> totals;
+    std::map<std::string, double, std::less<>> rate_sums;
+    for (std::size_t i : g.launches) {
+      seconds.push_back(t.durations_ns[i] * 1e-9);
+      for (std::size_t m = 0; m < metrics.size(); ++m) {
+        (is_rate(metrics[m]) ? rate_sums : totals)[metrics[m]] += c.range_values[i][m];
+      }
+    }
+    k.duration = duration_stats::from_samples(seconds);
+    k.time_s = k.duration->total_s;
+    k.invocations = k.duration->samples;
+    k.launch = launch_config{g.shape.grid, g.shape.block};
+    k.counters = resolve_counters(ncu_counter_sources(), totals);
+    if (const auto clock = rate_sums.find(sm_clock_metric_name); clock != rate_sums.end()) {
+      k.sm_clock_mhz = clock->second / static_cast<double>(g.launches.size()) / 1e6;
+    }
+    if (t.nvml_clock_mhz) {
+      k.sm_clock_mhz = t.nvml_clock_mhz;
+      k.clock_limits = t.clock_limits;
+    }
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
+} // namespace
 
 profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counters) {
   profile p;
@@ -145,7 +254,15 @@ profile profile_from_cupti_runs(const cupti_run& timing, const cupti_run& counte
   };
   for (const auto& t : timing.kernels) {
     if (t.launches > 0 || !t.durations_ns.empty()) {
-      add(&t, find(counters, t.name));
+      const cupti_kernel_run* c = find(counters, t.name);
+      auto groups = c != nullptr ? launch_group_kernels(t, *c, counters.metrics)
+                                 : std::vector<kernel_profile>{};
+      if (groups.empty()) {
+        add(&t, c);
+      }
+      for (auto& k : groups) {
+        p.kernels.push_back(std::move(k));
+      }
     }
   }
   for (const auto& c : counters.kernels) {

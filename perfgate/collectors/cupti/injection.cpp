@@ -311,15 +311,15 @@ void CUPTIAPI buffer_completed(CUcontext /*ctx*/, uint32_t /*stream*/, uint8_t* 
         continue;
       }
       const auto* kr = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
-      kernel_record& k = s.book.kernel(kr->name);
-      ++k.launches;
-      k.durations_ns.push_back(static_cast<double>(kr->end - kr->start));
-      if (k.block[0] == 0) {
-        k.grid = {static_cast<std::uint32_t>(kr->gridX), static_cast<std::uint32_t>(kr->gridY),
-                  static_cast<std::uint32_t>(kr->gridZ)};
-        k.block = {static_cast<std::uint32_t>(kr->blockX), static_cast<std::uint32_t>(kr->blockY),
-                   static_cast<std::uint32_t>(kr->blockZ)};
-      }
+      launch_entry l;
+      l.correlation = kr->correlationId;
+      l.grid = {static_cast<std::uint32_t>(kr->gridX), static_cast<std::uint32_t>(kr->gridY),
+                static_cast<std::uint32_t>(kr->gridZ)};
+      l.block = {static_cast<std::uint32_t>(kr->blockX), static_cast<std::uint32_t>(kr->blockY),
+                 static_cast<std::uint32_t>(kr->blockZ)};
+      l.shared_bytes = static_cast<std::uint32_t>(kr->dynamicSharedMemory);
+      l.duration_ns = static_cast<double>(kr->end - kr->start);
+      s.book.add_launch(s.book.kernel(kr->name), l);
     }
   }
   std::free(buffer);

@@ -67,9 +67,19 @@ kernel_record& kernel_book::kernel(const char* mangled_or_plain_name) {
   return k;
 }
 
+void kernel_book::add_launch(kernel_record& k, const launch_entry& launch) {
+  ++k.launches;
+  k.launch_log.push_back(launch);
+  if (k.block[0] == 0) {
+    k.grid = launch.grid;
+    k.block = launch.block;
+  }
+}
+
 void kernel_book::add_range(kernel_record& k, const std::vector<std::string>& metrics,
                             const std::vector<double>& values, double weight) {
   ++k.profiled_launches;
+  k.range_values.push_back(values);
   for (std::size_t i = 0; i < metrics.size() && i < values.size(); ++i) {
     if (is_rate_metric(metrics[i])) {
       k.rate_weighted[metrics[i]] += values[i] * weight;
@@ -104,7 +114,25 @@ std::string kernel_book::to_json(const run_info& run) const {
       e["block"] = k.block;
     }
     if (run.mode == "timing") {
-      e["durations_ns"] = k.durations_ns;
+      if (k.launch_log.empty()) {
+        e["durations_ns"] = k.durations_ns;
+      } else {
+        // Activity records arrive as buffers complete, streams interleaved: the correlation
+        // id is the order the launches were made in, which the counter run's ranges follow.
+        auto log = k.launch_log;
+        std::stable_sort(log.begin(), log.end(), [](const auto& a, const auto& b) {
+          return a.correlation < b.correlation;
+        });
+        auto durations = nlohmann::ordered_json::array();
+        auto configs = nlohmann::ordered_json::array();
+        for (const auto& l : log) {
+          durations.push_back(l.duration_ns);
+          configs.push_back({l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+                             l.shared_bytes});
+        }
+        e["durations_ns"] = std::move(durations);
+        e["launch_configs"] = std::move(configs); // grid x y z, block x y z, dynamic shared bytes
+      }
       if (k.clock_samples > 0) {
         e["sm_clock_mhz"] = {{"mean", k.clock_mhz_sum / static_cast<double>(k.clock_samples)},
                              {"min", k.clock_mhz_min},
@@ -123,6 +151,7 @@ std::string kernel_book::to_json(const run_info& run) const {
         metrics[name] = w > 0 ? weighted / w : 0.0;
       }
       e["metrics"] = std::move(metrics);
+      e["range_values"] = k.range_values; // one per range, in the run's metric order
     }
     kernels.push_back(std::move(e));
   }

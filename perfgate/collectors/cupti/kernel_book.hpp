@@ -15,6 +15,15 @@
 
 namespace perfgate::cupti {
 
+/// One launch as the Activity API records it (timing run).
+struct launch_entry {
+  std::uint32_t correlation = 0; ///< the launch call's correlation id: the launch order
+  std::array<std::uint32_t, 3> grid{0, 0, 0};
+  std::array<std::uint32_t, 3> block{0, 0, 0};
+  std::uint32_t shared_bytes = 0; ///< dynamic shared memory
+  double duration_ns = 0;
+};
+
 struct kernel_record {
   std::string name;    ///< demangled
   std::string mangled; ///< as the driver named it
@@ -22,7 +31,12 @@ struct kernel_record {
   std::vector<double> durations_ns; ///< timing run: one per launch, GPU timestamps
   std::array<std::uint32_t, 3> grid{0, 0, 0};
   std::array<std::uint32_t, 3> block{0, 0, 0};
+  /// Timing run: every launch with its configuration (add_launch); written in launch order.
+  std::vector<launch_entry> launch_log;
   std::uint64_t profiled_launches = 0;         ///< counter run: ranges attributed to it
+  /// Counter run: every range's values, in the run's metric order: the work of each launch, so
+  /// that launches of one kernel at different sizes are told apart (perfgate run groups them).
+  std::vector<std::vector<double>> range_values;
   std::map<std::string, double> metric_sums;   ///< counter run: count metrics, summed
   std::map<std::string, double> rate_weighted; ///< counter run: rate x weight, summed
   std::map<std::string, double> rate_weight;   ///< counter run: the weights
@@ -47,6 +61,9 @@ class kernel_book {
 public:
   /// The record for a kernel, made on first sight; kernels keep the order they first ran in.
   kernel_record& kernel(const char* mangled_or_plain_name);
+
+  /// Timing run: one launch's record.
+  void add_launch(kernel_record& k, const launch_entry& launch);
 
   /// Counter run: one range's metric values attributed to a kernel. Rate metrics (clocks) are
   /// averaged with `weight` (the range's duration when known, else 1).

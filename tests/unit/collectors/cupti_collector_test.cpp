@@ -164,8 +164,118 @@ TEST(CuptiCollector, MalformedOutputNamesTheKey) {
                                          "block": [1, 1, 1]}]})")
                 .find("key 'kernels[0].grid': expected 3 dimensions [x, y, z], found 2"),
             std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "timing", "status": "ok",
+                            "kernels": [{"name": "k", "launches": 2, "durations_ns": [1, 2],
+                                         "launch_configs": [[1, 1, 1, 32, 1, 1, 0]]}]})")
+                .find("key 'kernels[0].launch_configs': expected one per entry of durations_ns "
+                      "(2), found 1"),
+            std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "timing", "status": "ok",
+                            "kernels": [{"name": "k", "launches": 1, "durations_ns": [1],
+                                         "launch_configs": [[0, 1, 1, 32, 1, 1, 0]]}]})")
+                .find("key 'kernels[0].launch_configs[0]': expected [grid x, y, z, block x, y, "
+                      "z, dynamic shared bytes]"),
+            std::string::npos);
+  EXPECT_NE(parse_error(R"({"schema": "perfgate-cupti/1", "mode": "counters", "status": "ok",
+                            "metrics": ["a.sum", "b.sum"],
+                            "kernels": [{"name": "k", "launches": 1, "profiled_launches": 1,
+                                         "range_values": [[1]]}]})")
+                .find("key 'kernels[0].range_values[0]': expected 2 numbers >= 0, one per metric"),
+            std::string::npos);
   EXPECT_NE(parse_error("{\"schema\": \"perfgate-cupti/1\",").find("run.json:1"),
             std::string::npos);
+}
+
+// A kernel launched at two sizes, as torch.rand launches its Philox kernel for each tensor
+// (the efficiency-2.325 report: the one kept launch's time against the counters of others).
+// Launch by launch: a big one first (2^24 elements), then two small ones (2^20), recorded by
+// the timing run as the Activity API delivers them (out of launch order), and one range per
+// launch in the counter run. `same_grid`: a grid-stride kernel whose grid does not follow the
+// size, so only the work tells the sizes apart.
+struct two_sizes {
+  cupti_run timing;
+  cupti_run counters;
+};
+two_sizes launched_at_two_sizes(bool same_grid) {
+  const std::vector<double> n = {1 << 24, 1 << 20, 1 << 20};
+  const std::vector<double> ns = {400000.0, 17000.0, 17500.0};
+  cupti::kernel_book tb;
+  auto& tk = tb.kernel(saxpy_mangled);
+  for (std::uint32_t i : {2U, 0U, 1U}) { // delivered out of order
+    cupti::launch_entry l;
+    l.correlation = 10 + i;
+    l.grid = {same_grid ? 528U : static_cast<std::uint32_t>(n[i] / 256), 1, 1};
+    l.block = {256, 1, 1};
+    l.duration_ns = ns[i];
+    tb.add_launch(tk, l);
+  }
+  cupti::run_info trun;
+  trun.mode = "timing";
+  cupti::kernel_book cb;
+  auto& ck = cb.kernel(saxpy_mangled);
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    ++ck.launches;
+    cb.add_range(ck, metrics, saxpy_launch(n[i], 1.98e9, ns[i]), ns[i]);
+  }
+  cupti::run_info crun;
+  crun.mode = "counters";
+  crun.chip = "GH100";
+  crun.metrics = metrics;
+  return {cupti_run_from_json(tb.to_json(trun), "timing.json"),
+          cupti_run_from_json(cb.to_json(crun), "counters.json")};
+}
+
+TEST(CuptiCollector, TheTimingRunWritesLaunchesInTheOrderTheyWereMade) {
+  const auto r = launched_at_two_sizes(false);
+  const auto& t = r.timing.kernels.at(0);
+  EXPECT_EQ(t.durations_ns, (std::vector<double>{400000.0, 17000.0, 17500.0}));
+  ASSERT_EQ(t.shapes.size(), 3U);
+  EXPECT_EQ(t.shapes[0].grid[0], 65536U);
+  EXPECT_EQ(t.shapes[1].grid[0], 4096U);
+  EXPECT_EQ(r.counters.kernels.at(0).range_values.size(), 3U);
+}
+
+TEST(CuptiCollector, AKernelLaunchedAtTwoSizesIsTwoKernels) {
+  const device h100 = resolve_device("h100-sxm");
+  for (bool same_grid : {false, true}) {
+    SCOPED_TRACE(same_grid ? "one grid-stride grid" : "a grid per size");
+    const auto r = launched_at_two_sizes(same_grid);
+    auto p = profile_from_cupti_runs(r.timing, r.counters);
+    ASSERT_EQ(p.kernels.size(), 2U);
+    EXPECT_EQ(p.kernels[0].name, same_grid ? "saxpy(int, float, float const*, float*) [grid "
+                                             "528x1x1 block 256x1x1]"
+                                           : "saxpy(int, float, float const*, float*) [grid "
+                                             "65536x1x1 block 256x1x1]");
+    EXPECT_EQ(p.kernels[1].name, same_grid ? "saxpy(int, float, float const*, float*) [grid "
+                                             "528x1x1 block 256x1x1 #2]"
+                                           : "saxpy(int, float, float const*, float*) [grid "
+                                             "4096x1x1 block 256x1x1]");
+    // perfgate run leaves each group's first launch out: the big launch is its group's only
+    // one and stays; the small group keeps its second launch, with one small launch's work.
+    EXPECT_EQ(leave_out_first_launch(p), 1U);
+    EXPECT_EQ(p.kernels[0].invocations, 1U);
+    EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 400000e-9);
+    EXPECT_DOUBLE_EQ(*p.kernels[0].counter(counter::dram_read_bytes), 8.0 * (1 << 24));
+    EXPECT_EQ(p.kernels[1].invocations, 1U);
+    EXPECT_DOUBLE_EQ(*p.kernels[1].time_s, 17500e-9);
+    EXPECT_DOUBLE_EQ(*p.kernels[1].counter(counter::dram_read_bytes), 8.0 * (1 << 20));
+    // Work and time of the same launches: neither beats the roof.
+    for (const auto& k : p.kernels) {
+      EXPECT_LE(roof_of(kernel_params_from_profile(p, k), h100).time_s, *k.time_s) << k.name;
+    }
+  }
+}
+
+TEST(CuptiCollector, LaunchesOfOneSizeStayOneKernel) {
+  auto r = launched_at_two_sizes(true);
+  // The same three launches with the same work (a data-dependent kernel varies by under 2%).
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto& v = r.counters.kernels[0].range_values[i];
+    v = saxpy_launch((1 << 20) * (1 + 0.01 * static_cast<double>(i)), 1.98e9, 17000.0);
+  }
+  const auto p = profile_from_cupti_runs(r.timing, r.counters);
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_EQ(p.kernels[0].name, "saxpy(int, float, float const*, float*)");
 }
 
 TEST(CuptiCollector, RunEnvironmentInjectsTheLibraryAndNamesTheMode) {
