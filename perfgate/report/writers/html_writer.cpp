@@ -23,31 +23,47 @@ std::string inline_svg(std::string svg) {
 
 std::string report_to_html(const report& r) {
   using namespace detail;
-  table verdicts;
-  verdicts.header = {"verdict", "kernel", "device", "measured", "efficiency", "why"};
-  verdicts.right_aligned = {false, false, false, true, true, false};
-  for (const auto& k : r.kernels) {
-    verdicts.rows.push_back({std::string(to_string(k.result.status)), k.name, k.result.device,
-                             k.measured ? duration(k.measured->time_s) : "-",
-                             k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
-                             k.result.reasons.empty() ? "" : k.result.reasons.front()});
-  }
+  // Library kernels are templates of up to 1,500 characters: tables show the function's name
+  // (the full one is in each kernel's section), the kernels that took the most time first.
+  const auto order = kernels_by_time(r);
+  const auto names = kernel_short_names(r);
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>perfgate report</title>\n<style>\n"
       "body{font-family:sans-serif;margin:2em;color:#222}table{border-collapse:collapse;"
       "margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;"
-      "font-size:14px}td.num{text-align:right;font-variant-numeric:tabular-nums}"
-      "th{background:#f3f3f3}h2{margin-top:2em}figure{margin:1em 0}\n"
+      "font-size:14px}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+      "th{background:#f3f3f3}h2{margin-top:2em}figure{margin:1em 0}"
+      "td,p,code,summary{overflow-wrap:anywhere}details code{font-size:12px}\n"
       "</style>\n</head>\n<body>\n<h1>perfgate report</h1>\n";
   out += "<p>Profile <code>" + html_escape(r.profile_file) + "</code> (" +
          html_escape(r.profile_format) +
          "). Roof = the speed-of-light time on a device (no correct run is faster); "
-         "efficiency = roof / measured; predicted = the model's time; rates in 1e9/s.</p>\n";
-  out += "<h2>Verdicts</h2>\n" + render_html(verdicts);
-  for (const auto& k : r.kernels) {
-    out += "<h3><code>" + html_escape(k.name) + "</code></h3>\n<p>" +
-           html_escape(kernel_summary(k)) + "</p>\n" +
+         "efficiency = roof / measured; predicted = the predicted time; rates in 1e9/s. "
+         "Kernels by measured time, the largest first.</p>\n";
+  if (anything_gated(r)) {
+    table verdicts;
+    verdicts.header = {"verdict", "kernel", "device", "measured", "efficiency", "why"};
+    verdicts.right_aligned = {false, false, false, true, true, false};
+    for (const std::size_t i : order) {
+      const auto& k = r.kernels[i];
+      verdicts.rows.push_back({std::string(to_string(k.result.status)), names[i],
+                               k.result.device,
+                               k.measured ? duration(k.measured->time_s) : "-",
+                               k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
+                               k.result.reasons.empty() ? "" : k.result.reasons.front()});
+    }
+    out += "<h2>Verdicts</h2>\n" + render_html(verdicts);
+  }
+  out += "<h2>Kernels on every device</h2>\n" + render_html(overview_table(r, order, names));
+  for (const std::size_t i : order) {
+    const auto& k = r.kernels[i];
+    out += "<h3><code>" + html_escape(names[i]) + "</code></h3>\n";
+    if (names[i] != k.name) {
+      out += "<details><summary>full name</summary><code>" + html_escape(k.name) +
+             "</code></details>\n";
+    }
+    out += "<p>" + html_escape(kernel_summary(k)) + "</p>\n" +
            (k.predictions.empty() ? "" : render_html(prediction_table(k, r.devices)));
   }
   out += "<h2>Roofline per device</h2>\n";

@@ -9,6 +9,7 @@
 #include "util/table.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace perfgate {
 
@@ -82,7 +83,12 @@ std::string clock_limits_list(const measurement& m) {
 // The local device's table: measured against bound, efficiency and the verdict. The SM clock
 // column appears only when a kernel's clock was measured, so reports without clocks keep their
 // shape.
-std::string local_table(const device& d, const std::vector<const kernel_report*>& ks) {
+// Tables name kernels by their short names (kernel_short_names), the full names being in the
+// collapsed details: a library kernel's demangled name runs to 1,500 characters.
+using short_names = std::map<const kernel_report*, std::string>;
+
+std::string local_table(const device& d, const std::vector<const kernel_report*>& ks,
+                        const short_names& names) {
   bool clocks = false;
   for (const auto* k : ks) {
     const prediction* p = prediction_on(*k, d.id);
@@ -99,7 +105,7 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
   for (const auto* k : ks) {
     const prediction* p = prediction_on(*k, d.id);
     std::vector<std::string> row = {icon(k->result.status),
-                                    "`" + k->name + "`",
+                                    "`" + markdown_cell(names.at(k)) + "`",
                                     k->measured ? duration(k->measured->time_s) : "-",
                                     p ? duration(gated_time_s(*p)) : "-",
                                     k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
@@ -116,14 +122,15 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
 }
 
 // Another device: the roof, its class and limiter, and the model's prediction.
-std::string predicted_table(const device& d, const std::vector<const kernel_report*>& ks) {
+std::string predicted_table(const device& d, const std::vector<const kernel_report*>& ks,
+                            const short_names& names) {
   table t;
   t.header = {"kernel", "roof", "class", "limited by", "predicted", "T'_op", "O_krn", "O_dev"};
   t.right_aligned = {false, true, false, false, true, true, true, true};
   for (const auto* k : ks) {
     if (const prediction* p = prediction_on(*k, d.id)) {
       const bool compute = k->params.compute_declared; // else no compute side to show
-      t.rows.push_back({"`" + k->name + "`", duration(gated_time_s(*p)),
+      t.rows.push_back({"`" + markdown_cell(names.at(k)) + "`", duration(gated_time_s(*p)),
                         std::string(to_string(gated_bound(*p))),
                         p->roof ? limiter_text(*p->roof) : "-", duration(p->predicted_time_s),
                         compute ? fixed(p->T_op_adj, 2) : "-",
@@ -138,9 +145,12 @@ std::string predicted_table(const device& d, const std::vector<const kernel_repo
 std::string report_to_markdown(const report& r) {
   std::vector<const kernel_report*> ks;
   std::size_t counts[4] = {0, 0, 0, 0};
-  for (const auto& k : r.kernels) {
-    ks.push_back(&k);
-    ++counts[rank(k.result.status)];
+  short_names names;
+  const auto shorts = kernel_short_names(r);
+  for (const std::size_t i : kernels_by_time(r)) { // the most measured time first
+    ks.push_back(&r.kernels[i]);
+    ++counts[rank(r.kernels[i].result.status)];
+    names[&r.kernels[i]] = shorts[i];
   }
   std::stable_sort(ks.begin(), ks.end(), [](const auto* a, const auto* b) {
     return rank(a->result.status) < rank(b->result.status);
@@ -166,7 +176,8 @@ std::string report_to_markdown(const report& r) {
     out += ").";
   }
   out += " Roof = the speed-of-light time on that device (no correct run is faster); efficiency "
-         "= roof / measured; model = the model's predicted time. Rates in 1e9/s.\n";
+         "= roof / measured; predicted = the predicted time. Rates in 1e9/s. Kernels by measured "
+         "time, the largest first (failures before all).\n";
   for (const auto& d : r.devices) {
     std::vector<const kernel_report*> gated, predicted;
     for (const auto* k : ks) {
@@ -179,17 +190,19 @@ std::string report_to_markdown(const report& r) {
     out += "\n### " + markdown_cell(d.id) + ": " + markdown_cell(d.name) + " (" + d.source +
            " peaks" + (gated.empty() ? "" : ", the device measured") + ")\n\n";
     if (!gated.empty()) {
-      out += local_table(d, gated);
+      out += local_table(d, gated, names);
     }
     if (!predicted.empty()) {
-      out += (gated.empty() ? "" : "\nPredicted only:\n\n") + predicted_table(d, predicted);
+      out += (gated.empty() ? "" : "\nPredicted only:\n\n") +
+             predicted_table(d, predicted, names);
     }
   }
   table not_judged;
   not_judged.header = {"kernel", "why it cannot be judged"};
   for (const auto* k : ks) {
     if (!k->skip_reason.empty()) {
-      not_judged.rows.push_back({"`" + k->name + "`", markdown_cell(k->skip_reason)});
+      not_judged.rows.push_back(
+          {"`" + markdown_cell(names.at(k)) + "`", markdown_cell(k->skip_reason)});
     }
   }
   if (!not_judged.rows.empty()) {
@@ -198,7 +211,12 @@ std::string report_to_markdown(const report& r) {
   out += "\n<details><summary>Model details: parameters and per-device intermediate values"
          "</summary>\n";
   for (const auto* k : ks) {
-    out += "\n#### `" + markdown_cell(k->name) + "`\n\n" + kernel_summary(*k) + "\n\n";
+    out += "\n#### `" + markdown_cell(names.at(k)) + "`\n\n";
+    if (names.at(k) != k->name) {
+      out += "<details><summary>full name</summary>\n\n`" + markdown_cell(k->name) +
+             "`\n\n</details>\n\n";
+    }
+    out += kernel_summary(*k) + "\n\n";
     if (!k->origin.empty()) {
       out += "From " + markdown_cell(k->origin) + ".\n\n";
     }

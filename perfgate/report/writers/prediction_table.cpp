@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/writers/prediction_table.hpp"
 
+#include "util/kernel_names.hpp"
 #include "util/number_format.hpp"
+
+#include <algorithm>
 
 namespace perfgate::detail {
 
@@ -38,6 +41,65 @@ std::string kernel_summary(const kernel_report& k) {
     s += ", " + si_count(*p.items) + " items";
   }
   return s;
+}
+
+std::vector<std::size_t> kernels_by_time(const report& r) {
+  std::vector<std::size_t> order(r.kernels.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const auto& ma = r.kernels[a].measured;
+    const auto& mb = r.kernels[b].measured;
+    if (ma.has_value() != mb.has_value()) {
+      return ma.has_value();
+    }
+    return ma && mb && ma->time_s > mb->time_s;
+  });
+  return order;
+}
+
+std::vector<std::string> kernel_short_names(const report& r) {
+  std::vector<std::string> full;
+  for (const auto& k : r.kernels) {
+    full.push_back(k.name);
+  }
+  return short_kernel_names(full);
+}
+
+bool anything_gated(const report& r) {
+  return std::any_of(r.kernels.begin(), r.kernels.end(),
+                     [](const kernel_report& k) { return !k.result.device.empty(); });
+}
+
+table overview_table(const report& r, const std::vector<std::size_t>& order,
+                     const std::vector<std::string>& names) {
+  double total = 0;
+  for (const auto& k : r.kernels) {
+    total += k.measured ? k.measured->time_s : 0.0;
+  }
+  table t;
+  t.header = {"kernel", "measured", "share"};
+  t.right_aligned = {false, true, true};
+  for (const auto& d : r.devices) {
+    t.header.push_back(d.id + " roof");
+    t.header.push_back(d.id + " predicted");
+    t.right_aligned.insert(t.right_aligned.end(), {true, true});
+  }
+  for (const std::size_t i : order) {
+    const auto& k = r.kernels[i];
+    std::vector<std::string> row = {
+        names[i], k.measured ? duration(k.measured->time_s) : "-",
+        k.measured && total > 0 ? percent(k.measured->time_s / total, 1) : "-"};
+    for (const auto& d : r.devices) {
+      const auto p = std::find_if(k.predictions.begin(), k.predictions.end(),
+                                  [&](const prediction& x) { return x.device == d.id; });
+      row.push_back(p != k.predictions.end() ? duration(gated_time_s(*p)) : "-");
+      row.push_back(p != k.predictions.end() ? duration(p->predicted_time_s) : "-");
+    }
+    t.rows.push_back(std::move(row));
+  }
+  return t;
 }
 
 std::vector<std::string> scaling_notes(const kernel_report& k) {

@@ -18,4 +18,16 @@ namespace perfgate::detail {
 /// predicted from 1.203 ms measured on h100: 87.00% of it explained by dram (x0.710 here), the
 /// rest by the SM clock (x1.000)"; empty for the model's own predictions.
 [[nodiscard]] std::vector<std::string> scaling_notes(const kernel_report& k);
+
+/// The kernels' indices, the largest measured time first (the kernels a reader should look at
+/// first); kernels without a measurement follow in report order.
+[[nodiscard]] std::vector<std::size_t> kernels_by_time(const report& r);
+/// Each kernel's short name (util/kernel_names.hpp), unique within the report, by index.
+[[nodiscard]] std::vector<std::string> kernel_short_names(const report& r);
+/// True when some kernel was gated (a verdict on a device); false for `predict`'s reports.
+[[nodiscard]] bool anything_gated(const report& r);
+/// A row per kernel, the devices side by side: measured time, its share of all measured time,
+/// and per device the roof and the predicted time. `order`: kernels_by_time.
+[[nodiscard]] table overview_table(const report& r, const std::vector<std::size_t>& order,
+                                   const std::vector<std::string>& names);
 } // namespace perfgate::detail
