@@ -319,6 +319,18 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
 namespace {
 
 // The boat hull band of the policy's class on the local device, against the time per invocation.
+// "the dram peak (3350.00 1e9/s, dram_triad_nt)": the rate the roof's limiting term held the
+// kernel to, the peak a kernel above its roof shows to be too low.
+std::string stale_peak(const roof_bound& r) {
+  for (const auto& t : r.terms) {
+    if (t.resource == r.limiter) {
+      return "the " + t.resource + " peak (" + detail::fixed(t.rate, 2) + " 1e9/s" +
+             (t.via.empty() ? "" : ", " + t.via) + ")";
+    }
+  }
+  return "the " + r.limiter + " peaks"; // summed issue terms: several peaks together
+}
+
 void hull_verdict(const hull_policy& h, const hull::species& s, double max_efficiency,
                   const device& local, bool one_core, double per_invocation,
                   std::vector<std::string>& failures, std::vector<std::string>& notes) {
@@ -453,6 +465,11 @@ void apply_gate(report& r, const gate_policy& policy) {
                            ratio(policy.max_efficiency) + on + ": " + numbers +
                            "; the kernel beats its roof, so the device's peaks are too low "
                            "(recalibrate) or the declared work is too small");
+      } else if (e > 1.0 && p.roof) {
+        // Within MAX_EFFICIENCY, but no correct run beats a true roof: the rate the roof holds
+        // the kernel to is stale (a drifting shared runner, a calibration under load).
+        warnings.push_back("efficiency " + ratio(e) + " above 1" + on + ": " + numbers + "; " +
+                           stale_peak(*p.roof) + " is stale: this run went faster (recalibrate)");
       } else {
         notes.push_back("efficiency " + ratio(e) + on + ": " + numbers +
                         (latency.by_duration ? "; " + latency_class : "") +

@@ -132,6 +132,21 @@ TEST(Gate, BeatingTheBoundFails) {
   EXPECT_NE(reasons(r).find("efficiency 1.25 above MAX_EFFICIENCY 1.10"), std::string::npos);
 }
 
+TEST(Gate, AboveTheRoofWithinTheAllowanceWarnsNamingTheStalePeak) {
+  auto r = one_kernel(1e8, 1e9, 50e-3 / 1.05); // efficiency 1.05, under MAX_EFFICIENCY 1.10
+  perfgate::apply_gate(r, {});
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::warn);
+  EXPECT_NE(reasons(r).find("efficiency 1.05 above 1 on local-cpu: "), std::string::npos)
+      << reasons(r);
+  EXPECT_NE(reasons(r).find("; the dram peak (20.00 1e9/s) is stale: this run went faster "
+                            "(recalibrate)"),
+            std::string::npos)
+      << reasons(r);
+  auto at_roof = one_kernel(1e8, 1e9, 50e-3); // efficiency 1: at the roof, not above it
+  perfgate::apply_gate(at_roof, {});
+  EXPECT_EQ(at_roof.kernels[0].result.status, perfgate::verdict_status::pass);
+}
+
 TEST(Gate, ExpectedClassFailsFarFromTheRidgeAndWarnsNearIt) {
   perfgate::gate_policy policy;
   policy.expect_bound = perfgate::bound_class::compute;
