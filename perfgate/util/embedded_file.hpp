@@ -12,4 +12,6 @@ struct embedded_file {
 };
 /// perfgate/devices/*.json
 std::vector<embedded_file> builtin_device_files();
+/// perfgate/model/accuracy.json
+std::vector<embedded_file> builtin_accuracy_files();
 } // namespace perfgate::detail

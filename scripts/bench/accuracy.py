@@ -16,7 +16,10 @@ GPUs, every ordered pair. Kernels are matched by name and launch count; GPU kern
 when their destination time per launch is over 20 us (the issue's bar: shorter ones are
 launch-bound). Every file it reads is in tests/data.
 
-usage: accuracy.py PERFGATE DATA_DIR WORK_DIR [--kernels]
+usage: accuracy.py PERFGATE DATA_DIR WORK_DIR [--kernels] [--write ACCURACY.json]
+--write: the median and mean absolute error of each predictor per kernel class (the
+destination roof's bound), which perfgate embeds (perfgate/model/accuracy.json) and shows
+beside each predicted time.
 Exit 0 when every target of the issue is met, 1 when one is missed, 2 on an error.
 """
 import itertools
@@ -60,8 +63,8 @@ class Table:
         self.errors = {}  # (group, predictor) -> [abs error %]
         self.rows = []
 
-    def add(self, group, pair, name, measured, predicted):
-        row = {"group": group, "pair": pair, "kernel": name, "measured": measured}
+    def add(self, group, pair, name, measured, predicted, bound=None):
+        row = {"group": group, "pair": pair, "kernel": name, "measured": measured, "bound": bound}
         for key, value in predicted.items():
             err = (value - measured) / measured * 100
             row[key] = err
@@ -108,7 +111,7 @@ def gpu_pair(table, perfgate, work, data, group, src, dst, tensor, locked):
             "measured-scaling": p["predicted_time_s"],
             "model": prediction(model[name], d_id)["predicted_time_s"],
             "roof": p["roof"]["time_s"],
-            "same time": k["measured"]["time_s"]})
+            "same time": k["measured"]["time_s"]}, bound=p["roof"]["bound"])
 
 
 THESIS_IDS = {"GTX-480": "gtx-480", "GTX-660": "gtx-660", "GTX-960": "gtx-960",
@@ -149,7 +152,7 @@ def thesis_pairs(table, perfgate, work, data):
                 "measured-scaling": p["predicted_time_s"],
                 "model": report(perfgate, work, "thesis-model-%s" % dst, prof, [dst])[k["name"]]
                 ["predictions"][0]["predicted_time_s"],
-                "roof": p["roof"]["time_s"], "same time": measured[src]})
+                "roof": p["roof"]["time_s"], "same time": measured[src]}, bound=p["roof"]["bound"])
 
 
 def same_gpu(table, perfgate, work, data, devices):
@@ -164,7 +167,37 @@ def same_gpu(table, perfgate, work, data, devices):
                 continue
             p = prediction(k, d_id)
             table.add("counter-only, same GPU", label, name, k["measured"]["time_s"],
-                      {"model": p["predicted_time_s"], "roof": p["roof"]["time_s"]})
+                      {"model": p["predicted_time_s"], "roof": p["roof"]["time_s"]},
+                      bound=p["roof"]["bound"])
+
+
+# What each predictor's figure covers: measured-scaling its cross-GPU pairs at the clocks the
+# GPUs run at (natural clocks, and the thesis's six GPUs); the quantitative model every pair and
+# capture it predicted. Locked-clock and tensor pairs stay in the table above, not in the figure.
+FIGURE_GROUPS = {
+    "measured-scaling": ("measured-scaling", ["H100<->H200 natural clocks", "thesis six GPUs"]),
+    "quantitative": ("model", ["H100<->H200 natural clocks", "thesis six GPUs",
+                               "counter-only, same GPU"]),
+}
+
+
+def write_accuracy(table, path):
+    figures = []
+    for predictor, (column, groups) in FIGURE_GROUPS.items():
+        for bound in ("memory", "compute"):
+            errors = [abs(r[column]) for r in table.rows
+                      if r["group"] in groups and r["bound"] == bound and column in r]
+            if errors:
+                figures.append({"predictor": predictor, "bound": bound,
+                                "median_abs_error_pct": round(statistics.median(errors), 1),
+                                "mean_abs_error_pct": round(statistics.mean(errors), 1),
+                                "predictions": len(errors), "pairs": groups})
+    path.write_text(json.dumps({
+        "schema": "perfgate-accuracy/1",
+        "source": "scripts/bench-accuracy.sh --write (docs/accuracy.md): the public captures in "
+                  "tests/data, each predictor against the measured time",
+        "figures": figures}, indent=1) + "\n")
+    print("wrote %s" % path)
 
 
 def main():
@@ -224,6 +257,9 @@ def main():
         print("%-28s %4d  %s" % (g, n, "  ".join(cells)))
         summaries[g] = {key: (statistics.median(e[(g, key)]), statistics.mean(e[(g, key)]))
                         for key in Table.PREDICTORS if (g, key) in e}
+
+    if "--write" in sys.argv:
+        write_accuracy(table, Path(sys.argv[sys.argv.index("--write") + 1]))
 
     # The issue's targets (issue 33, "Done when").
     targets = [("H100<->H200 natural clocks", "measured-scaling", 5.0, 8.0),

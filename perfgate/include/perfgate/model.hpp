@@ -241,6 +241,18 @@ public:
                                                   const device& src, const device& dst,
                                                   bool one_core = false);
 
+/// What scripts/bench-accuracy.sh measured for one predictor on kernels of one class (their
+/// roof's bound on the device predicted): the absolute error of its predicted times against the
+/// measured ones, over the public captures (perfgate/model/accuracy.json, docs/accuracy.md).
+struct measured_accuracy {
+  double median_abs_error_pct = 0;
+  double mean_abs_error_pct = 0;
+  std::size_t predictions = 0;
+};
+/// Empty where the benchmark measured no such kernel (the roofline model of declared work).
+[[nodiscard]] std::optional<measured_accuracy> accuracy_of(std::string_view predictor,
+                                                           bound_class bound);
+
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);
 

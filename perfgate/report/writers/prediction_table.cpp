@@ -118,11 +118,17 @@ std::vector<std::string> scaling_notes(const kernel_report& k) {
   return notes;
 }
 
+std::string typical_error(const prediction& p, const kernel_params& k) {
+  const auto a = accuracy_of(predictor_of(p, k), gated_bound(p));
+  return a ? "±" + fixed(a->median_abs_error_pct, 1) + "%" : "-";
+}
+
 table prediction_table(const kernel_report& k, const std::vector<device>& devices) {
   table t;
-  t.header = {"device", "T_op",   "E_instr",   "T'_op", "B_mem",      "O_dev",
-              "bound",  "T_pred", "predicted", "roof",  "limited by", "peaks"};
-  t.right_aligned = {false, true, true, true, true, true, false, true, true, true, false, false};
+  t.header = {"device", "T_op",      "E_instr", "T'_op", "B_mem",      "O_dev", "bound",
+              "T_pred", "predicted", "error",   "roof",  "limited by", "peaks"};
+  t.right_aligned = {false, true, true, true, true, true, false,
+                     true,  true, true, true, false, false};
   for (std::size_t i = 0; i < k.predictions.size(); ++i) {
     const auto& p = k.predictions[i];
     std::string source;
@@ -138,8 +144,8 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
                       if_compute(fixed(p.T_op_adj, 2)), fixed(p.B_mem, 2),
                       if_compute(fixed(p.O_dev, 3)), std::string(to_string(p.bound)),
                       if_compute(fixed(p.T_pred, 2)), duration(p.predicted_time_s),
-                      p.roof ? duration(p.roof->time_s) : "-", p.roof ? limiter_text(*p.roof) : "-",
-                      source});
+                      typical_error(p, k.params), p.roof ? duration(p.roof->time_s) : "-",
+                      p.roof ? limiter_text(*p.roof) : "-", source});
   }
   return t;
 }

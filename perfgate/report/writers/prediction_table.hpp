@@ -12,7 +12,11 @@
 namespace perfgate::detail {
 /// "fp64, quantitative model: W_comp 1.007 G op, W_traf 3.335 GB, O_krn 0.302 op/B, E_mix ..."
 [[nodiscard]] std::string kernel_summary(const kernel_report& k);
-/// A row per device: peaks, the adjusted roof, the class and the predicted time.
+/// "±2.5%": the median absolute error scripts/bench-accuracy.sh measured for the prediction's
+/// predictor on kernels of its class (accuracy_of), "-" where it measured none.
+[[nodiscard]] std::string typical_error(const prediction& p, const kernel_params& k);
+/// A row per device: peaks, the adjusted roof, the class, the predicted time and its typical
+/// error.
 [[nodiscard]] table prediction_table(const kernel_report& k, const std::vector<device>& devices);
 /// A line per prediction scaled from a measurement (predictor measured-scaling): "h200:
 /// predicted from 1.203 ms measured on h100: 87.00% of it explained by dram (x0.710 here), the

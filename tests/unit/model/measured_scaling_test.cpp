@@ -4,7 +4,10 @@
 #include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
+#include <perfgate/file_io.hpp>
+
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <limits>
 
@@ -102,6 +105,23 @@ TEST(MeasuredScaling, RefusesATimeThatIsNoTime) {
     EXPECT_THROW((void)perfgate::predict_from_measurement(k, t, std::nullopt, src, src),
                  perfgate::usage_error);
   }
+}
+
+TEST(MeasuredAccuracy, TheEmbeddedFiguresAreTheBenchmarksFile) {
+  const auto file = nlohmann::json::parse(
+      perfgate::read_text_file(PERFGATE_SOURCE_DIR "/perfgate/model/accuracy.json"));
+  ASSERT_FALSE(file.at("figures").empty());
+  for (const auto& f : file.at("figures")) {
+    const auto bound = f.at("bound") == "memory" ? perfgate::bound_class::memory
+                                                 : perfgate::bound_class::compute;
+    const auto a = perfgate::accuracy_of(f.at("predictor").get<std::string>(), bound);
+    ASSERT_TRUE(a) << f.dump();
+    EXPECT_EQ(a->median_abs_error_pct, f.at("median_abs_error_pct").get<double>());
+    EXPECT_EQ(a->mean_abs_error_pct, f.at("mean_abs_error_pct").get<double>());
+    EXPECT_EQ(a->predictions, f.at("predictions").get<std::size_t>());
+  }
+  // The roofline model of declared work was never measured against a truth: no figure.
+  EXPECT_FALSE(perfgate::accuracy_of("roofline", perfgate::bound_class::memory));
 }
 
 } // namespace
