@@ -355,4 +355,48 @@ std::string calibration_to_json(const device& d, const microbench_run& run,
   return j.dump(2) + "\n";
 }
 
+std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_view previous_text,
+                                            const std::string& previous_file,
+                                            std::string_view host) {
+  std::vector<std::string> kept;
+  if (run.backend != "cpu" || run.quick) {
+    return kept;
+  }
+  const json doc = json::parse(previous_text, nullptr, false);
+  if (!doc.is_object() || doc.value("schema", "") != "perfgate-device/1" ||
+      !doc.contains("provenance") || !doc["provenance"].is_object() ||
+      !doc.contains("measurements") || !doc["measurements"].is_array()) {
+    return kept; // not a calibration: nothing this machine showed
+  }
+  const json& prov = doc["provenance"];
+  if (prov.value("host", "") != host || prov.value("backend", "") != "cpu" ||
+      doc.value("name", "") != run.dev.name) {
+    return kept;
+  }
+  const std::string date = prov.value("date", "?");
+  for (const json& m : doc["measurements"]) {
+    if (!m.is_object() || !m.contains("best") || !m["best"].is_number() ||
+        !m.contains("threads") || !m["threads"].is_number_unsigned()) {
+      continue;
+    }
+    const double best = m["best"].get<double>();
+    for (auto& r : run.results) {
+      if (!r.measured || r.key != m.value("key", "") || r.scope != m.value("scope", "") ||
+          r.threads != m["threads"].get<std::uint64_t>() || !(best > r.best) ||
+          !std::isfinite(best)) {
+        continue;
+      }
+      std::ostringstream line;
+      line << r.key << " (" << r.scope << "): " << best << " from " << previous_file << " ("
+           << date << ") over this run's " << r.best;
+      kept.push_back(line.str());
+      r.note += (r.note.empty() ? "" : "; ") + std::string("best kept from the calibration of ") +
+                date + ", this run reached " + std::to_string(r.best);
+      r.best = best;
+      r.max = std::max(r.max, best);
+    }
+  }
+  return kept;
+}
+
 } // namespace perfgate

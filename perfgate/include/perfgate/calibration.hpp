@@ -113,4 +113,16 @@ struct peak_clock {
 [[nodiscard]] std::string calibration_to_json(const device& d, const microbench_run& run,
                                               const std::vector<std::string>& argv);
 
+/// A CPU's rates as the highest this machine has shown (a shared runner's memory rate moves by a
+/// quarter within minutes, and a roof must hold on its best minute): each measured result of
+/// `run` is raised to the `best` of the same benchmark (key, scope, threads) in the earlier
+/// calibration `previous_text` (perfgate-device/1, `previous_file` for messages), when that
+/// calibration was taken by perfgate on this machine: the same host, backend "cpu" and device
+/// name (a VM moved to another CPU model starts afresh). Returns a line per raised result, for
+/// the log; nothing for a GPU run (its peaks belong to the clocks they ran at), a quick run, or a
+/// previous file that is not such a calibration.
+std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_view previous_text,
+                                            const std::string& previous_file,
+                                            std::string_view host);
+
 } // namespace perfgate

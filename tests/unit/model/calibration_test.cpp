@@ -5,6 +5,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/model.hpp>
+#include <perfgate/run_meta.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -348,4 +349,69 @@ TEST(Calibration, PeaksKeepTheClockTheyWereMeasuredAt) {
   EXPECT_DOUBLE_EQ(half.peaks.fp32_gflops, d.peaks.fp32_gflops / 2);
   EXPECT_DOUBLE_EQ(half.peaks.fp64_gflops, d.peaks.fp64_gflops * 851.25 / 1755.0);
   EXPECT_TRUE(half.peak_clocks_mhz.empty());
+}
+
+namespace {
+// A CPU calibration whose DRAM read rate is `read_gbs` (all cores) and FP64 `fp64`.
+perfgate::microbench_run cpu_run(double read_gbs, double fp64, std::string name = "Synthetic CPU") {
+  perfgate::microbench_run run;
+  run.backend = "cpu";
+  run.dev.name = std::move(name);
+  run.dev.vendor = "amd";
+  run.dev.kind = "cpu";
+  run.dev.arch = "x86-64 avx2+fma";
+  run.dev.compute_units = 2;
+  run.dev.warp_size = 1;
+  for (const auto& [scope, threads] : {std::pair{"one", std::uint64_t{1}}, std::pair{"all", std::uint64_t{2}}}) {
+    add_result(run, "fp32_gflops", scope, 2 * fp64, threads, 4);
+    add_result(run, "fp64_gflops", scope, fp64, threads, 4);
+    add_result(run, "int_mad_gops", scope, fp64, threads, 4);
+    add_result(run, "int_add_gops", scope, fp64, threads, 4);
+    add_result(run, "ldst_ginst", scope, fp64, threads, 4);
+    add_result(run, "dram_read_gbs", scope, read_gbs, threads, 4);
+    add_result(run, "dram_write_gbs", scope, 10, threads, 4);
+    add_result(run, "dram_copy_gbs", scope, 12, threads, 4);
+  }
+  return run;
+}
+
+std::string calibration_of(const perfgate::microbench_run& run) {
+  return perfgate::calibration_to_json(perfgate::device_from_microbench(run, "local-cpu"), run,
+                                       {"perfgate", "calibrate"});
+}
+} // namespace
+
+TEST(Calibration, ARecalibrationKeepsTheHighestRatesThisMachineShowed) {
+  const std::string host = perfgate::make_run_meta("calibrate", {}).host;
+  const std::string before = calibration_of(cpu_run(24.0, 50.0)); // a good minute
+  auto now = cpu_run(18.0, 52.0);                                   // memory slower, FP64 faster
+  const auto kept = perfgate::keep_highest_rates(now, before, "local-cpu.json", host);
+  ASSERT_EQ(kept.size(), 2U); // dram_read_gbs, one core and all cores
+  EXPECT_NE(kept[0].find("dram_read_gbs (one): 24 from local-cpu.json ("), std::string::npos)
+      << kept[0];
+  EXPECT_NE(kept[0].find(") over this run's 18"), std::string::npos) << kept[0];
+  EXPECT_EQ(now.find("dram_read_gbs", "all")->best, 24.0);
+  EXPECT_EQ(now.find("fp64_gflops", "all")->best, 52.0); // this run's own, the higher
+  EXPECT_NE(now.find("dram_read_gbs", "all")->note.find("best kept from the calibration of "),
+            std::string::npos);
+  const auto d = perfgate::device_from_microbench(now, "local-cpu");
+  EXPECT_EQ(d.peaks.fp64_gflops, 52.0);
+  EXPECT_DOUBLE_EQ(d.peaks.dram_gbs, (24.0 + 10.0 + 12.0) / 3); // the thesis's mean, raised
+}
+
+TEST(Calibration, OnlyTheSameMachinesCalibrationRaisesRates) {
+  const std::string host = perfgate::make_run_meta("calibrate", {}).host;
+  const std::string before = calibration_of(cpu_run(24.0, 50.0));
+  auto elsewhere = cpu_run(18.0, 50.0);
+  EXPECT_TRUE(perfgate::keep_highest_rates(elsewhere, before, "f.json", "another-host").empty());
+  auto other_cpu = cpu_run(18.0, 50.0, "Another CPU"); // the VM moved to another CPU model
+  EXPECT_TRUE(perfgate::keep_highest_rates(other_cpu, before, "f.json", host).empty());
+  auto quick = cpu_run(18.0, 50.0);
+  quick.quick = true;
+  EXPECT_TRUE(perfgate::keep_highest_rates(quick, before, "f.json", host).empty());
+  auto gpu = gpu_run(); // a GPU's peaks belong to the clocks they ran at
+  EXPECT_TRUE(perfgate::keep_highest_rates(gpu, before, "f.json", host).empty());
+  auto fresh = cpu_run(18.0, 50.0);
+  EXPECT_TRUE(perfgate::keep_highest_rates(fresh, "not json", "f.json", host).empty());
+  EXPECT_EQ(fresh.find("dram_read_gbs", "all")->best, 18.0);
 }
