@@ -7,6 +7,7 @@
 #include <perfgate/version.hpp>
 
 #include "collectors/collectors.hpp"
+#include "collectors/cupti/kernel_book.hpp"
 #include "importers/counter_mapping.hpp"
 #include "util/json_fields.hpp"
 #include "util/strings.hpp"
@@ -145,12 +146,6 @@ namespace {
 
 constexpr std::string_view work_metric = "smsp__inst_executed.sum";
 
-bool is_rate(std::string_view metric) {
-  return metric.find(".per_second") != std::string_view::npos ||
-         metric.find(".pct") != std::string_view::npos ||
-         metric.find(".ratio") != std::string_view::npos;
-}
-
 // One kernel per launch group of `t` (timing) and `c` (counters), when both runs recorded every
 // launch and the launches form more than one group; else nothing (one kernel, as before).
 std::vector<kernel_profile> launch_group_kernels(const cupti_kernel_run& t,
@@ -181,7 +176,7 @@ std::vector<kernel_profile> launch_group_kernels(const cupti_kernel_run& t,
     for (std::size_t i : g.launches) {
       seconds.push_back(t.durations_ns[i] * 1e-9);
       for (std::size_t m = 0; m < metrics.size(); ++m) {
-        (is_rate(metrics[m]) ? rate_sums : totals)[metrics[m]] += c.range_values[i][m];
+        (cupti::is_rate_metric(metrics[m]) ? rate_sums : totals)[metrics[m]] += c.range_values[i][m];
       }
     }
     k.duration = duration_stats::from_samples(seconds);

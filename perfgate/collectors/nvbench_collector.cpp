@@ -4,6 +4,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 
+#include "collectors/cupti/kernel_book.hpp"
 #include "importers/counter_mapping.hpp"
 #include "util/subprocess.hpp"
 
@@ -65,8 +66,6 @@ nvbench_measured_kernels(const cupti_run& census,
 
 namespace {
 
-constexpr std::string_view rate_suffix = ".per_second"; // a clock, not an amount to add up
-
 // The counters of one execution of a state: the measured kernels of its own run, each scaled to
 // its launches where the Range Profiler dropped some, summed.
 std::optional<kernel_profile> state_counters(const cupti_run& run,
@@ -87,7 +86,7 @@ std::optional<kernel_profile> state_counters(const cupti_run& run,
     }
     const double scale = static_cast<double>(k.launches) / static_cast<double>(k.profiled_launches);
     for (const auto& [name, value] : k.metrics) {
-      if (!name.ends_with(rate_suffix)) {
+      if (!cupti::is_rate_metric(name)) { // a clock or a ratio, not an amount to add up
         totals[name] += value * scale;
       }
     }

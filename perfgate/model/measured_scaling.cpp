@@ -14,9 +14,6 @@ namespace perfgate {
 
 namespace {
 
-// A clock reading within this of the device's is the device's clock (sampling noise).
-constexpr double clock_tolerance = 0.005;
-
 // The side of the roof that limits the kernel on the source: its time on a roof.
 double limiting_side_s(const roof_bound& r, bound_class side) {
   return side == bound_class::compute ? r.compute_time_s : r.memory_time_s;

@@ -32,9 +32,6 @@ const device* report::find_device(std::string_view id) const {
 }
 
 namespace {
-// Clock readings (sampled, rounded to MHz, the datasheet's boost clock vs the one the driver
-// reports) differ by a few MHz with nothing throttled; under this a scale would only add noise.
-constexpr double clock_tolerance = 0.005;
 
 // The kernel on the local device at the SM clock it ran at, when that clock is known and
 // differs from the one the device's peaks hold at.

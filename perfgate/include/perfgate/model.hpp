@@ -253,6 +253,11 @@ struct measured_accuracy {
 [[nodiscard]] std::optional<measured_accuracy> accuracy_of(std::string_view predictor,
                                                            bound_class bound);
 
+/// Clock readings (sampled, rounded to MHz, the datasheet's boost clock vs the one the driver
+/// reports) differ by a few MHz with nothing throttled: within this relative distance two clocks
+/// are one, and scaling peaks between them would only add noise.
+inline constexpr double clock_tolerance = 0.005;
+
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);
 
