@@ -376,4 +376,68 @@ change_verdict judge_change(const runs& base, const runs& head, double allowed, 
   return v;
 }
 
+namespace {
+
+// The run medians of a side, checked: the floor rule needs every run and every value.
+std::vector<double> run_medians(const runs& side, const char* what) {
+  if (side.empty()) {
+    throw std::invalid_argument(std::string("the ") + what + " has no run");
+  }
+  std::vector<double> medians;
+  for (const auto& run : side) {
+    if (run.empty()) {
+      throw std::invalid_argument(std::string("a run of the ") + what + " has no sample");
+    }
+    if (std::any_of(run.begin(), run.end(), [](double v) { return !(v > 0); })) {
+      throw std::invalid_argument(std::string("a run of the ") + what +
+                                  " has a value that is not positive");
+    }
+    medians.push_back(median(run));
+  }
+  return medians;
+}
+
+} // namespace
+
+floor_verdict judge_floor(const runs& base, const runs& head, double allowed, double confidence) {
+  check_confidence(confidence);
+  if (!(allowed >= 1)) {
+    throw std::invalid_argument("the allowed ratio must be at least 1");
+  }
+  const std::vector<double> b = run_medians(base, "base"), h = run_medians(head, "head");
+  floor_verdict v;
+  v.allowed = allowed;
+  v.confidence = confidence;
+  v.base_runs = b.size();
+  v.head_runs = h.size();
+  v.base_floor = *std::min_element(b.begin(), b.end());
+  v.head_floor = *std::min_element(h.begin(), h.end());
+  v.ratio = v.head_floor / v.base_floor;
+  // How often a run lands within the allowance of its own side's floor: the same on both
+  // sides whether or not the head regressed (a regression moves the floor, not the noise).
+  std::size_t within = 0;
+  for (double m : b) {
+    within += m <= allowed * v.base_floor ? 1 : 0;
+  }
+  for (double m : h) {
+    within += m <= allowed * v.head_floor ? 1 : 0;
+  }
+  // Over all runs plus one: never certain that a run can land there, however many did.
+  v.p_within = static_cast<double>(within) / static_cast<double>(b.size() + h.size() + 1);
+  v.false_alarm = std::pow(1 - v.p_within, static_cast<double>(h.size()));
+  const double tail = (1 - confidence) / 2;
+  if (v.ratio <= allowed) {
+    v.kind = v.ratio * allowed < 1 ? change::faster : change::same;
+  } else if (v.false_alarm <= tail && h.size() >= floor_min_head_runs) {
+    v.kind = change::slower;
+    v.beyond_allowed = true;
+  } else {
+    v.kind = change::ambiguous;
+    v.runs_to_settle = std::max(floor_min_head_runs,
+                                static_cast<std::size_t>(
+                                    std::ceil(std::log(tail) / std::log(1 - v.p_within))));
+  }
+  return v;
+}
+
 } // namespace perfgate::stats

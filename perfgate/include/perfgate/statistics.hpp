@@ -120,4 +120,48 @@ struct change_verdict {
 [[nodiscard]] change_verdict judge_change(const runs& base, const runs& head, double allowed,
                                           double confidence = 0.95);
 
+/// The floor rule, for a head measured again in fresh runs (the gate's confirmation). On a
+/// shared machine interference only ever slows a run down (a neighbour's traffic, a page
+/// placement, a preemption), so the run medians of one build spread upwards from the
+/// machine's undisturbed time, and the fastest run of each side estimates it far more
+/// steadily than their mean or median does (on the 2-core VM: run medians 7% log spread, the
+/// fastest of five within 1.3%). The minimum estimator of Chen & Revels, "Robust benchmarking
+/// in noisy environments" (2016).
+struct floor_verdict {
+  change kind = change::ambiguous;
+  double base_floor = 0;  ///< the lowest run median of the base
+  double head_floor = 0;  ///< the lowest run median of the head
+  double ratio = 0;       ///< head_floor / base_floor: 1.2 is 20% slower
+  double allowed = 1;     ///< the largest ratio that is no regression
+  bool beyond_allowed = false;
+  std::size_t base_runs = 0, head_runs = 0;
+  /// The estimated chance that one run lands within `allowed` of its side's floor: the runs
+  /// that did, both sides together, over all runs plus one.
+  double p_within = 0;
+  /// (1 - p_within)^head_runs: how likely it is that every head run of a build no slower than
+  /// the base missed the allowance by interference alone. A regression is declared only when
+  /// this is at most (1 - confidence) / 2.
+  double false_alarm = 1;
+  /// AMBIGUOUS: how many head runs in all would settle it at this p_within.
+  std::size_t runs_to_settle = 0;
+  double confidence = 0.95;
+};
+
+/// The fewest head runs the floor rule declares a regression on: p_within is estimated from the
+/// runs themselves, and from fewer it is too often too high (simulated one-sided interference
+/// like the 2-core VM's: 1.4% false alarms at a 10% allowance with 5 runs, 4% with 1).
+inline constexpr std::size_t floor_min_head_runs = 5;
+
+/// Judges `head` against `base` by the floor rule, over runs of larger-is-worse values (times):
+///   SAME or FASTER  ratio <= allowed (FASTER below 1 / allowed): a head run within the
+///                   allowance of the base's floor exists, and more head runs only lower it;
+///   SLOWER          ratio > allowed with false_alarm <= (1 - confidence) / 2 and at least
+///                   floor_min_head_runs head runs: beyond_allowed;
+///   AMBIGUOUS       ratio > allowed, too few head runs to tell a regression from bad luck.
+/// It trusts the base's floor: a base whose every run was slowed down hides a regression of
+/// that size (more baseline runs make that unlikely). Throws std::invalid_argument for an empty
+/// side or run, a non-positive value or allowed < 1.
+[[nodiscard]] floor_verdict judge_floor(const runs& base, const runs& head, double allowed,
+                                        double confidence = 0.95);
+
 } // namespace perfgate::stats

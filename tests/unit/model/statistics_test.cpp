@@ -261,5 +261,94 @@ TEST(JudgeChange, RefusesTooFewSamplesAndAnAllowanceBelowOne) {
                std::invalid_argument);
 }
 
+
+// Runs of three samples around each median (the rule reads run medians).
+runs around(std::initializer_list<double> medians) {
+  runs out;
+  for (double m : medians) {
+    out.push_back({m * 0.99, m, m * 1.02});
+  }
+  return out;
+}
+
+TEST(JudgeFloor, ExactCounts) {
+  // Base floor 10 (10.0 and 10.3 within 5.26% of it); head floor 11.0, ratio 1.1; head runs
+  // within 5.26% of 11.0: 11.0, 11.2, 11.05 of the first five -> p = 5 / 11.
+  const runs base = around({10.0, 10.3, 12.0, 14.0, 11.0});
+  const double allowed = 1 / 0.95;
+  const floor_verdict five = judge_floor(base, around({11.0, 11.2, 12.5, 11.05, 13.0}), allowed);
+  EXPECT_DOUBLE_EQ(five.base_floor, 10.0);
+  EXPECT_DOUBLE_EQ(five.head_floor, 11.0);
+  EXPECT_DOUBLE_EQ(five.ratio, 1.1);
+  EXPECT_DOUBLE_EQ(five.p_within, 5.0 / 11);
+  EXPECT_NEAR(five.false_alarm, std::pow(6.0 / 11, 5), 1e-12); // 0.048 > 0.025
+  EXPECT_EQ(five.kind, change::ambiguous);
+  EXPECT_EQ(five.runs_to_settle, 7U); // ceil(log 0.025 / log(6/11)) = ceil(6.09)
+  // A sixth run within the allowance of the head's floor: p = 6 / 12, 0.5^6 = 0.0156.
+  const floor_verdict six =
+      judge_floor(base, around({11.0, 11.2, 12.5, 11.05, 13.0, 11.1}), allowed);
+  EXPECT_EQ(six.kind, change::slower);
+  EXPECT_TRUE(six.beyond_allowed);
+  EXPECT_DOUBLE_EQ(six.false_alarm, 1.0 / 64);
+  // One head run at the base's floor settles "no regression" at once: more runs only lower it.
+  const floor_verdict same = judge_floor(base, around({10.4}), allowed);
+  EXPECT_EQ(same.kind, change::same);
+  EXPECT_EQ(judge_floor(base, around({9.0}), allowed).kind, change::faster);
+}
+
+TEST(JudgeFloor, NeverFailsOnFewerThanFiveHeadRuns) {
+  // Every run alike: p = 9 / 10 and a false-alarm bound of 1e-4, yet four runs are too few.
+  const runs base = around({10, 10, 10, 10, 10});
+  EXPECT_EQ(judge_floor(base, around({13, 13, 13, 13}), 1.1).kind, change::ambiguous);
+  EXPECT_EQ(judge_floor(base, around({13, 13, 13, 13, 13}), 1.1).kind, change::slower);
+}
+
+TEST(JudgeFloor, RefusesEmptyRunsAndNonPositiveValues) {
+  EXPECT_THROW((void)judge_floor({}, around({1}), 1.1), std::invalid_argument);
+  EXPECT_THROW((void)judge_floor(runs{{}}, around({1}), 1.1), std::invalid_argument);
+  EXPECT_THROW((void)judge_floor(around({1}), runs{{1, 0}}, 1.1), std::invalid_argument);
+  EXPECT_THROW((void)judge_floor(around({1}), around({1}), 0.9), std::invalid_argument);
+}
+
+// The gate's confirmation as a sequence: a 5-run base, then head runs one at a time until the
+// rule decides or 12 head runs were made, under one-sided interference like the 2-core VM's
+// (each run 0-1% above the floor with probability 0.4, else 2-35% above it).
+struct floor_rates {
+  int failed = 0, ambiguous = 0, passed = 0;
+};
+floor_rates confirmed(double factor, double allowed, int trials) {
+  std::mt19937_64 rng(2026);
+  auto uniform = [&](double lo, double hi) {
+    return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+  };
+  auto run = [&](double scale) {
+    const double e = uniform(0, 1) < 0.4 ? uniform(0, 0.01) : uniform(0.02, 0.35);
+    return std::vector<double>{scale * (1 + e)};
+  };
+  floor_rates r;
+  for (int t = 0; t < trials; ++t) {
+    runs base, head;
+    for (int i = 0; i < 5; ++i) {
+      base.push_back(run(1));
+    }
+    floor_verdict v;
+    do {
+      head.push_back(run(factor));
+      v = judge_floor(base, head, allowed);
+    } while (v.kind == change::ambiguous && head.size() < 12);
+    (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
+  }
+  return r;
+}
+
+TEST(JudgeFloor, ErrorRatesUnderOneSidedInterference) {
+  // Rates over 1000 sequences, asserted with about 3 binomial standard deviations of margin.
+  const floor_rates unchanged = confirmed(1.0, 1 / 0.9, 1000);
+  EXPECT_LE(unchanged.failed, 25); // about 1.4%
+  EXPECT_EQ(unchanged.ambiguous, 0);
+  EXPECT_GE(confirmed(1.2, 1 / 0.9, 1000).failed, 955);   // about 98%
+  EXPECT_GE(confirmed(1.1, 1 / 0.95, 1000).failed, 900);  // about 94%
+}
+
 } // namespace
 } // namespace perfgate::stats
