@@ -46,6 +46,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [REPETITIONS <n>]
                         [TARGET_CI <fraction>]
                         [TIME_BUDGET <seconds>]
+                        [CONFIRM_BUDGET <seconds>]
                         [KEEP_WARM_UP] [FLUSH_L2]
                         [HULL_SPECIES "<class>"]
                         [HULL_F <ops>]
@@ -144,6 +145,13 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     of the benchmarks not yet settled, until each median's 95% interval lies within
     +-``TARGET_CI`` of it (``0.01``: 1%), or the next round would end after ``TIME_BUDGET``
     seconds (default ``60``). Progress is printed after each round.
+
+  ``CONFIRM_BUDGET <seconds>``
+    With ``BASELINE``: while a kernel's verdict is AMBIGUOUS, perfgate runs the program again in
+    fresh processes (only the unsettled benchmarks of a Google Benchmark binary) and judges all
+    runs by the floor rule (docs/statistics.md), starting no run that would end after this many
+    seconds or after ``TIMEOUT``. Default ``60``; ``0`` turns confirmation off. A line of
+    progress is printed after each run.
 
   ``HULL_SPECIES "<class>"`` and ``HULL_F <ops>``
     Hold each kernel to the boat hull band of its algorithm class on the local device
@@ -370,7 +378,7 @@ function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET LOCAL_DEVICE
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET LOCAL_DEVICE
       PIPELINE_LATENCIES)
   set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
@@ -384,7 +392,7 @@ function(add_perf_prediction target)
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
                    "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
+                   "CONFIRM_BUDGET KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
                    "LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
@@ -491,6 +499,9 @@ function(add_perf_prediction target)
     endif()
     _perfgate_check_number(${name} TIME_BUDGET "${arg_TIME_BUDGET}" 0 86400)
   endif()
+  if(DEFINED arg_CONFIRM_BUDGET)
+    _perfgate_check_number(${name} CONFIRM_BUDGET "${arg_CONFIRM_BUDGET}" 0 86400)
+  endif()
   if(DEFINED arg_TIMEOUT)
     _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
     set(timeout "${arg_TIMEOUT}")
@@ -568,6 +579,7 @@ function(add_perf_prediction target)
     _perfgate_forward(CONFIDENCE --confidence)
   endif()
   _perfgate_forward(REPETITIONS --repetitions)
+  _perfgate_forward(CONFIRM_BUDGET --confirm-budget)
   if(arg_KEEP_WARM_UP)
     list(APPEND command --keep-warm-up)
   endif()

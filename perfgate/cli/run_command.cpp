@@ -12,12 +12,14 @@
 #include "collectors/collectors.hpp"
 #include "collectors/nvbench_collector.hpp"
 #include "collectors/ctest_gpus.hpp"
+#include "gate/efficiency_change.hpp"
 #include "importers/csv_reader.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -51,6 +53,7 @@ struct run_options {
   int repetitions = 5;
   std::optional<double> target_ci;
   double time_budget_s = 60;
+  double confirm_budget_s = 60;
   double confidence = 0.95;
   bool keep_warm_up = false;
   bool flush_l2 = false;
@@ -134,8 +137,9 @@ void check_collector_options(const run_options& o, const std::string& collector)
   }
 }
 
-profile collect(const run_options& o) {
+profile collect(const run_options& o, const std::vector<std::string>& only = {}) {
   detail::collect_request request;
+  request.only_benchmarks = only;
   request.program = o.program;
   request.timeout_s = o.timeout_s;
   request.repetitions = o.repetitions;
@@ -245,6 +249,121 @@ std::optional<bound_class> parse_bound(const std::string& s) {
     return std::nullopt; // latency is the gate's class, not the roof's: expect_latency
   }
   return s == "memory" ? bound_class::memory : bound_class::compute;
+}
+
+// The collector `collect` uses for these options: what "auto" resolves to.
+std::string collector_of(const run_options& o) {
+  if (o.collector != "auto") {
+    return o.collector;
+  }
+  return !o.program.empty() && detail::is_gbench_binary(o.program.front()) ? "gbench" : "cupti";
+}
+
+// Kernels whose verdict against the baseline is still undecided: a first verdict AMBIGUOUS
+// with no confirmation yet, or a confirmation still AMBIGUOUS.
+std::vector<std::string> unsettled(const report& r) {
+  std::vector<std::string> names;
+  for (const auto& k : r.kernels) {
+    const auto& v = k.result;
+    const bool open = v.confirmation ? v.confirmation->kind == stats::change::ambiguous
+                                     : v.change && v.change->kind == stats::change::ambiguous;
+    if (open) {
+      names.push_back(k.name);
+    }
+  }
+  return names;
+}
+
+// The most runs of one kernel confirmation makes, the first included: where fewer do not
+// settle it, its runs seldom land near their floor and more rarely would.
+constexpr int max_confirmation_runs = 20;
+
+// Confirmation (docs/statistics.md): while a kernel's verdict against the baseline is
+// AMBIGUOUS, measure it again in a fresh process and judge all its runs by the floor rule,
+// until every kernel is settled or the next run would end after `confirm_budget_s`. A fresh
+// process, not more repetitions: what moves a run on a shared machine (its neighbours, where
+// its memory landed) holds for the whole process.
+// Confirmation runs are runs of the program too: with --timeout they end within it (`begun`:
+// when this perfgate run began).
+void confirm(report& r, gate_policy& policy, const run_options& options,
+             const std::vector<device>& devices, std::chrono::steady_clock::time_point begun) {
+  std::vector<std::string> open = unsettled(r);
+  run_options o = options;
+  if (o.timeout_s) {
+    const double left =
+        *o.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+    o.confirm_budget_s = std::min(o.confirm_budget_s, left);
+    o.timeout_s = std::max(left, 1e-3);
+  }
+  if (open.empty() || !policy.base || o.confirm_budget_s <= 0) {
+    return;
+  }
+  const std::string collector = collector_of(o);
+  if (collector == "profile") {
+    return; // a recorded profile measures nothing again
+  }
+  using clock = std::chrono::steady_clock;
+  const auto begin = clock::now();
+  double last_round_s = 0;
+  gate_policy measure_only = policy; // a round's own efficiencies, not its verdicts
+  measure_only.base.reset();
+  measure_only.confirmation_runs.clear();
+  const std::string budget = detail::fixed(o.confirm_budget_s, o.confirm_budget_s < 10 ? 1 : 0);
+  for (int round = 1; !open.empty(); ++round) {
+    const double spent = std::chrono::duration<double>(clock::now() - begin).count();
+    const char* const stay = open.size() == 1 ? " kernel stays AMBIGUOUS" : " kernels stay AMBIGUOUS";
+    if (spent + last_round_s > o.confirm_budget_s) {
+      std::cerr << "perfgate: confirmation: the budget of " << budget
+                << " s ends before another run; " << open.size() << stay << "\n";
+      break;
+    }
+    if (round >= max_confirmation_runs) {
+      // Runs so far: about none land near their floor, so more would not settle it either.
+      std::cerr << "perfgate: confirmation: " << max_confirmation_runs << " runs made; "
+                << open.size() << stay << "\n";
+      break;
+    }
+    const auto started = clock::now();
+    const profile p = collect(o, collector == "gbench" ? open : std::vector<std::string>{});
+    report again = predict_report(p, devices, o.kernels, true);
+    again.meta = r.meta;
+    apply_gate(again, measure_only);
+    for (const auto& name : open) {
+      const auto k = std::find_if(again.kernels.begin(), again.kernels.end(),
+                                  [&](const kernel_report& x) { return x.name == name; });
+      if (k == again.kernels.end() || !k->result.efficiency) {
+        throw target_error("confirmation run " + std::to_string(round) + " did not measure '" +
+                           name + "' (" + std::to_string(again.kernels.size()) +
+                           " kernel(s) in it): the program's kernels differ from run to run");
+      }
+      auto samples = detail::efficiency_samples(*k, *k->result.efficiency);
+      if (samples.empty()) {
+        samples.push_back(*k->result.efficiency); // a profile without samples: its one value
+      }
+      policy.confirmation_runs[name].push_back(std::move(samples));
+    }
+    apply_gate(r, policy);
+    last_round_s = std::chrono::duration<double>(clock::now() - started).count();
+    const std::vector<std::string> still = unsettled(r);
+    // One line a round: what was settled and how, what is still open.
+    std::cerr << "perfgate: confirmation run " << round << " ("
+              << detail::fixed(std::chrono::duration<double>(clock::now() - begin).count(), 1)
+              << " s of " << budget << " s):";
+    for (const auto& name : open) {
+      const auto k = std::find_if(r.kernels.begin(), r.kernels.end(),
+                                  [&](const kernel_report& x) { return x.name == name; });
+      const auto& c = *k->result.confirmation;
+      std::cerr << " " << name << " " << stats::to_string(c.kind) << " (fastest "
+                << detail::fixed(c.ratio, 3) << "x of "
+                << detail::fixed(c.allowed, 3) << "x allowed, " << c.head_runs << " runs"
+                << (c.kind == stats::change::ambiguous
+                        ? ", about " + std::to_string(c.runs_to_settle) + " needed"
+                        : std::string())
+                << ")";
+    }
+    std::cerr << "\n";
+    open = still;
+  }
 }
 
 void print_summary(const report& r) {
@@ -359,6 +478,13 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "seconds")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
+  cmd->add_option("--confirm-budget", o->confirm_budget_s,
+                  "With --baseline: while a kernel's verdict is AMBIGUOUS, run the program "
+                  "again (a fresh process, only that benchmark for gbench) and judge all runs "
+                  "by the floor rule, starting no run that would end after this many seconds; "
+                  "0 turns it off. A recorded profile is never run again")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   cmd->add_flag("--flush-l2", o->flush_l2,
                 "cupti: flush the GPU's L2 before every launch of the timing run (cold-cache "
                 "times; ncu does so by default)");
@@ -384,6 +510,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "perfgate pipeline fit)");
   cmd->footer("After --: PROGRAM [ARGS...], the program to run, its arguments passed untouched");
   return [o, argv, program]() {
+    const auto begun = std::chrono::steady_clock::now();
     o->program = program;
     gate_policy policy;
     policy.min_efficiency = o->min_efficiency;
@@ -426,6 +553,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     report r = predict_report(p, devices, o->kernels, true);
     r.meta = make_run_meta("run", argv);
     apply_gate(r, policy);
+    confirm(r, policy, *o, devices, begun);
     print_summary(r);
     if (!o->report_file.empty()) {
       const std::filesystem::path path(o->report_file);

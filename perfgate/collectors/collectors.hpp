@@ -42,6 +42,9 @@ struct collect_request {
   double time_budget_s = 60;
   /// cupti: flush L2 before every launch of the timing run (cold-cache times).
   bool flush_l2 = false;
+  /// gbench: run only the benchmarks of these exact names (the gate's confirmation runs);
+  /// empty for all.
+  std::vector<std::string> only_benchmarks;
 
   /// What is left of timeout_s for the next run of the program (at least a millisecond).
   [[nodiscard]] std::optional<double> time_left() const {

@@ -188,13 +188,15 @@ void add_repetitions(profile& into, const profile& round) {
 }
 
 profile collect_gbench(const collect_request& request) {
+  const std::string only =
+      request.only_benchmarks.empty() ? "" : exact_names_filter(request.only_benchmarks);
   if (!request.target_ci) {
-    return run_gbench_once(request, request.repetitions, "");
+    return run_gbench_once(request, request.repetitions, only);
   }
   using clock = std::chrono::steady_clock;
   const int batch = std::max(request.repetitions, 6);
   const auto begin = clock::now();
-  profile p = run_gbench_once(request, batch, "");
+  profile p = run_gbench_once(request, batch, only);
   double last_round_s = std::chrono::duration<double>(clock::now() - begin).count();
   for (int round = 2;; ++round) {
     std::vector<std::string> open;

@@ -150,4 +150,51 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
   return out;
 }
 
+
+efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficiency_sides& head,
+                                     double max_drop, double confidence, const std::string& on,
+                                     const std::string& against) {
+  efficiency_judgement out;
+  const double allowed = 1 / (1 - max_drop);
+  const stats::floor_verdict v =
+      stats::judge_floor(inverted(base.runs), inverted(head.runs), allowed, confidence);
+  out.confirmation = v;
+  const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
+  const std::string work =
+      base.work && head.work ? "; " + work_change_text(*base.work, *head.work) : std::string();
+  const std::string runs = std::to_string(v.head_runs) + " runs (the first and " +
+                           std::to_string(v.head_runs - 1) + " confirmation run" +
+                           (v.head_runs == 2 ? "" : "s") + " in fresh processes)";
+  // The floors' efficiencies read base -> head like judge_efficiency's.
+  const std::string floors = "efficiency " + fixed(1 / v.base_floor, 2) + " -> " +
+                             fixed(1 / v.head_floor, 2) + " at the floors";
+  const std::string said = "the fastest of " + runs + " took " + fixed(v.ratio, 3) +
+                           "x the fastest of the " + std::to_string(v.base_runs) + " run" +
+                           (v.base_runs == 1 ? "" : "s") + " of " + against + on + " (" + floors +
+                           ", floor rule)";
+  const std::string allowance = fixed(allowed, 3) + "x that " + drop_text + " allows";
+  const std::string chance = "a build no slower would miss it in every run with chance " +
+                             percent(v.false_alarm, 2) + " (" + percent(v.p_within, 0) +
+                             " of runs land within the allowance of their floor)";
+  switch (v.kind) {
+  case stats::change::slower:
+    out.failures.push_back("SLOWER, confirmed: " + said + ", beyond the " + allowance + "; " +
+                           chance + work);
+    break;
+  case stats::change::ambiguous:
+    out.warnings.push_back("AMBIGUOUS after confirmation: " + said + ", beyond the " + allowance +
+                           ", but " + chance + "; about " + std::to_string(v.runs_to_settle) +
+                           " runs in all would settle it (--confirm-budget, CONFIRM_BUDGET)" +
+                           work);
+    break;
+  case stats::change::faster:
+    out.notes.push_back("FASTER, confirmed: " + said + work);
+    break;
+  case stats::change::same:
+    out.notes.push_back("SAME, confirmed: " + said + ", within the " + allowance + work);
+    break;
+  }
+  return out;
+}
+
 } // namespace perfgate::detail

@@ -32,6 +32,7 @@ struct work_numbers {
 
 struct efficiency_judgement {
   std::optional<stats::change_verdict> change; ///< when both sides had enough samples
+  std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
   std::vector<std::string> failures, warnings, notes;
 };
 
@@ -49,6 +50,15 @@ struct efficiency_sides {
                                                     const efficiency_sides& head, double max_drop,
                                                     double confidence, const std::string& on,
                                                     const std::string& against);
+
+/// Judges `head`, measured again in fresh runs after an AMBIGUOUS first verdict (its runs: the
+/// first, then the confirmation runs), against `base` by the floor rule (stats::judge_floor):
+/// a failure only when every run missed the allowance and chance cannot explain it, a warning
+/// saying how many runs would settle it when the runs so far cannot.
+[[nodiscard]] efficiency_judgement judge_confirmed(const efficiency_sides& base,
+                                                   const efficiency_sides& head, double max_drop,
+                                                   double confidence, const std::string& on,
+                                                   const std::string& against);
 
 /// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
 /// changed in the work between two runs of a kernel.

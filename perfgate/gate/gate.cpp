@@ -163,6 +163,9 @@ baseline baseline_from_report(const report& r, std::string source) {
       bk.efficiency_runs = {detail::efficiency_samples(k, *k.result.efficiency)};
       if (bk.efficiency_runs.front().empty()) {
         bk.efficiency_runs.clear();
+      } else { // runs the gate made to confirm a verdict are runs of this build too
+        bk.efficiency_runs.insert(bk.efficiency_runs.end(), k.result.confirmation_runs.begin(),
+                                  k.result.confirmation_runs.end());
       }
     }
     bk.W_comp = k.params.W_comp;
@@ -392,6 +395,50 @@ struct latency_evidence {
     }
   }
 };
+// The kernel's efficiency against its baseline entry: the statistical verdict on the first
+// run's samples, and, where the gate measured an AMBIGUOUS kernel again (confirmation runs),
+// the floor rule over all its runs, which then decides. Then what else moved: clocks, work.
+void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
+                             const gate_policy& policy, const std::string& on, verdict& v,
+                             std::vector<std::string>& failures,
+                             std::vector<std::string>& warnings, std::vector<std::string>& notes) {
+  detail::efficiency_sides base{*b.efficiency, b.efficiency_runs, std::nullopt};
+  detail::efficiency_sides head{*v.efficiency,
+                                {detail::efficiency_samples(k, *v.efficiency)},
+                                detail::work_numbers{k.params.W_comp, k.params.W_traf}};
+  if (b.W_comp > 0 || b.W_traf > 0) {
+    base.work = detail::work_numbers{b.W_comp, b.W_traf};
+  }
+  const std::string against = "the baseline " + policy.base->source;
+  auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
+                                         policy.confidence, on, against);
+  v.change = judged.change;
+  v.confirmation.reset();
+  v.confirmation_runs.clear();
+  const auto more = policy.confirmation_runs.find(k.name);
+  if (more != policy.confirmation_runs.end() && !more->second.empty() && !base.runs.empty() &&
+      !head.runs.front().empty()) {
+    head.runs.insert(head.runs.end(), more->second.begin(), more->second.end());
+    judged = detail::judge_confirmed(base, head, policy.max_efficiency_drop, policy.confidence,
+                                     on, against);
+    v.confirmation = judged.confirmation;
+    v.confirmation_runs = more->second;
+  }
+  for (auto [from, to] :
+       {std::pair{&judged.failures, &failures}, std::pair{&judged.warnings, &warnings},
+        std::pair{&judged.notes, &notes}}) {
+    to->insert(to->end(), from->begin(), from->end());
+  }
+  for (auto& w : clock_differences(b, k, policy.base->source)) {
+    warnings.push_back(std::move(w));
+  }
+  if (base.work && detail::work_changed(*base.work, *head.work)) {
+    // Counters are deterministic: a change in work shows even where timing cannot.
+    warnings.push_back("the work changed vs " + against + ": " +
+                       detail::work_change_text(*base.work, *head.work));
+  }
+}
+
 } // namespace
 
 void apply_gate(report& r, const gate_policy& policy) {
@@ -580,30 +627,7 @@ void apply_gate(report& r, const gate_policy& policy) {
           v.baseline_efficiency = b->efficiency;
         }
         if (b->efficiency && v.efficiency && own && comparable) {
-          detail::efficiency_sides base{*b->efficiency, b->efficiency_runs, std::nullopt};
-          detail::efficiency_sides head{*v.efficiency,
-                                        {detail::efficiency_samples(k, *v.efficiency)},
-                                        detail::work_numbers{k.params.W_comp, k.params.W_traf}};
-          if (b->W_comp > 0 || b->W_traf > 0) {
-            base.work = detail::work_numbers{b->W_comp, b->W_traf};
-          }
-          auto judged =
-              detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence,
-                                       on, "the baseline " + policy.base->source);
-          v.change = judged.change;
-          for (auto [from, to] :
-               {std::pair{&judged.failures, &failures}, std::pair{&judged.warnings, &warnings},
-                std::pair{&judged.notes, &notes}}) {
-            to->insert(to->end(), from->begin(), from->end());
-          }
-          for (auto& w : clock_differences(*b, k, policy.base->source)) {
-            warnings.push_back(std::move(w));
-          }
-          if (base.work && detail::work_changed(*base.work, *head.work)) {
-            // Counters are deterministic: a change in work shows even where timing cannot.
-            warnings.push_back("the work changed vs the baseline " + policy.base->source + ": " +
-                               detail::work_change_text(*base.work, *head.work));
-          }
+          judge_efficiency_change(k, *b, policy, on, v, failures, warnings, notes);
         }
       }
     }

@@ -279,6 +279,31 @@ report report_from_json(std::string_view text, const std::string& file) {
       cv.samples_to_settle = c.count("samples_to_settle");
       kr.result.change = cv;
     }
+    if (v.has("confirmation")) {
+      const auto c = v.object("confirmation");
+      stats::floor_verdict fv;
+      fv.kind = c.one_of("kind", {stats::change::same, stats::change::slower,
+                                  stats::change::faster, stats::change::ambiguous});
+      fv.beyond_allowed = c.boolean("beyond_allowed");
+      fv.ratio = c.positive("floor_ratio");
+      fv.base_floor = c.positive("base_floor");
+      fv.head_floor = c.positive("head_floor");
+      fv.allowed = c.positive("allowed");
+      fv.confidence = c.fraction("confidence");
+      fv.base_runs = c.count("base_runs");
+      fv.head_runs = c.count("head_runs");
+      fv.p_within = c.fraction("p_within");
+      fv.false_alarm = c.fraction("false_alarm");
+      fv.runs_to_settle = c.count("runs_to_settle");
+      const auto& runs = c.array("efficiency_runs");
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const nlohmann::json holder = {{"samples", runs[i]}};
+        const detail::json_fields run(
+            holder, file, c.key_path("efficiency_runs") + "[" + std::to_string(i) + "]");
+        kr.result.confirmation_runs.push_back(run.positives("samples"));
+      }
+      kr.result.confirmation = fv;
+    }
     kr.origin = k.string_or("origin", "");
     if (k.has("pipeline")) {
       kr.pipeline = pipeline_from(k.object("pipeline"));

@@ -27,6 +27,7 @@ set(cases
   "KERNELS|keyword without a value: KERNELS"
   "EXPECT_BOUND io|EXPECT_BOUND must be memory, compute or latency, got \"io\""
   "TIME_BUDGET 30|TIME_BUDGET needs TARGET_CI"
+  "CONFIRM_BUDGET soon|CONFIRM_BUDGET expects a number, got \"soon\""
   "REPETITIONS 0|REPETITIONS expects a whole number from 1 to 1000, got \"0\""
   "CONFIDENCE 0.3|CONFIDENCE must be at least 0.5, got 0.3"
   "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"

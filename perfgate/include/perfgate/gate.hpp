@@ -122,6 +122,10 @@ struct gate_policy {
   /// (`run --idg`): where it finds the kernel latency-bound, that is its class (EXPECT_BOUND
   /// latency is met or fails by it) and MIN_EFFICIENCY applies against the model's time.
   std::map<std::string, pipeline::launch_estimate, std::less<>> pipeline;
+  /// Per kernel name, the efficiency samples of fresh runs the gate made after its first
+  /// verdict against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor
+  /// rule over all its runs (stats::judge_floor) instead.
+  std::map<std::string, stats::runs, std::less<>> confirmation_runs;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one).

@@ -39,6 +39,12 @@ struct verdict {
   /// The statistical verdict against the baseline's samples (time ratio head / base), when
   /// both sides had enough samples.
   std::optional<stats::change_verdict> change;
+  /// When `change` was AMBIGUOUS and the gate measured the kernel again in fresh runs
+  /// (`run --confirm-budget`): the floor rule over every run, which decides the verdict.
+  std::optional<stats::floor_verdict> confirmation;
+  /// The efficiency samples of those fresh runs, a run each (the first run's are the
+  /// measurement's): a baseline accepted from this report keeps them all.
+  stats::runs confirmation_runs;
   std::string device; ///< the local device the verdict is about (empty: none)
 };
 

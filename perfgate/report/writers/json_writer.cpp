@@ -178,6 +178,21 @@ std::string report_to_json(const report& r) {
             {"exact", c->test.exact}}},
           {"samples_to_settle", c->samples_to_settle}};
     }
+    if (const auto& c = k.result.confirmation) {
+      jk["verdict"]["confirmation"] = {{"kind", stats::to_string(c->kind)},
+                                       {"beyond_allowed", c->beyond_allowed},
+                                       {"floor_ratio", c->ratio},
+                                       {"base_floor", c->base_floor},
+                                       {"head_floor", c->head_floor},
+                                       {"allowed", c->allowed},
+                                       {"confidence", c->confidence},
+                                       {"base_runs", c->base_runs},
+                                       {"head_runs", c->head_runs},
+                                       {"p_within", c->p_within},
+                                       {"false_alarm", c->false_alarm},
+                                       {"runs_to_settle", c->runs_to_settle},
+                                       {"efficiency_runs", k.result.confirmation_runs}};
+    }
     if (!k.origin.empty()) {
       jk["origin"] = k.origin;
     }
