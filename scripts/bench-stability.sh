@@ -13,19 +13,23 @@
 #   scripts/bench-stability.sh 20 2>&1 | tee stability.log
 # Environment: PERFGATE_BUILD_DIR (default build), PERFGATE_STABILITY_REPETITIONS (5, the
 # default of perfgate run), PERFGATE_STABILITY_BASELINE_RUNS (5), PERFGATE_STABILITY_MODES
-# ("single confirm"), PERFGATE_STABILITY_CASES ("1.0:0.10 1.2:0.10 1.1:0.05": slowdown and
-# MAX_EFFICIENCY_DROP; a 1.1x slowdown is a 9.1% drop, beyond 5%).
-# Exit 1 when the confirm mode misses issue 34's targets: any false alarm or more than 10%
-# AMBIGUOUS unchanged, fewer than 95% detections at 1.2x or 90% at 1.1x with a 5% allowance,
-# or a gate slower than 3x the plain run where nothing was AMBIGUOUS.
+# ("single confirm ab"), PERFGATE_STABILITY_CASES ("1.0:0.10 1.2:0.10 1.1:0.05": slowdown and
+# MAX_EFFICIENCY_DROP; a 1.1x slowdown is a 9.1% drop, beyond 5%), PERFGATE_STABILITY_AB_CASES
+# ("1.0:0.02 1.05:0.02", for `ab`: `perfgate ab` of the example against a copy of itself that
+# the slowdown is injected into, both run alternately in one session).
+# Exit 1 when issue 34's targets are missed: confirm mode, any false alarm or more than 10%
+# AMBIGUOUS unchanged, fewer than 95% detections at 1.2x or 90% at 1.1x with a 5% allowance;
+# ab mode, any false alarm unchanged or fewer than 90% detections at 1.05x with 2%; a single
+# gate run slower than 3x the plain run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-20}"
-build="${PERFGATE_BUILD_DIR:-$root/build}"
+build="$(cd "${PERFGATE_BUILD_DIR:-$root/build}" && pwd)"
 reps="${PERFGATE_STABILITY_REPETITIONS:-5}"
 baseline_runs="${PERFGATE_STABILITY_BASELINE_RUNS:-5}"
-read -r -a modes <<<"${PERFGATE_STABILITY_MODES:-single confirm}"
+read -r -a modes <<<"${PERFGATE_STABILITY_MODES:-single confirm ab}"
 read -r -a cases <<<"${PERFGATE_STABILITY_CASES:-1.0:0.10 1.2:0.10 1.1:0.05}"
+read -r -a ab_cases <<<"${PERFGATE_STABILITY_AB_CASES:-1.0:0.02 1.05:0.02}"
 work="$build/bench-stability"
 rm -rf "$work" && mkdir -p "$work"
 
@@ -64,8 +68,23 @@ now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; } # floating point without bc
 declare -A failed ambiguous same slower faster gate_s runs_made
 plain_s=0
+mode_cases() { # the cases of mode $1
+  if [ "$1" = ab ]; then echo "${ab_cases[@]}"; else echo "${cases[@]}"; fi
+}
+# perfgate ab's two builds: the example as it is, and a wrapper injecting each slowdown.
+for c in "${ab_cases[@]}"; do
+  f="${c%%:*}"
+  printf '#!/bin/sh\nPERFGATE_EXAMPLE_SLOWDOWN=%s exec "%s" "$@"\n' "$f" "$bench" >"$work/build-$f.sh"
+  chmod +x "$work/build-$f.sh"
+done
+ab() { # ab FACTOR DROP OUT
+  "$perfgate" ab --base "$work/build-1.0.sh" --head "$work/build-$1.sh" --collector gbench \
+    --device "$work/local-cpu.json" --kernels '^BM_triad$' --repetitions "$reps" \
+    --max-efficiency-drop "$2" --report "$3" -- --benchmark_min_time=0.1 \
+    --benchmark_filter='^BM_triad$' >"$3.log" 2>&1
+}
 for m in "${modes[@]}"; do
-  for c in "${cases[@]}"; do
+  for c in $(mode_cases "$m"); do
     key="$m/$c"
     failed[$key]=0 ambiguous[$key]=0 same[$key]=0 slower[$key]=0 faster[$key]=0 gate_s[$key]=0
     runs_made[$key]=0
@@ -73,14 +92,19 @@ for m in "${modes[@]}"; do
 done
 for i in $(seq 1 "$runs"); do
   for m in "${modes[@]}"; do
-    for c in "${cases[@]}"; do
+    for c in $(mode_cases "$m"); do
       key="$m/$c" f="${c%%:*}" drop="${c#*:}"
       out="$work/run$i-$m-$f-$drop.json"
       extra=()
       [ "$m" = single ] && extra=(--confirm-budget 0)
       t0=$(now)
       set +e
-      gate "$f" "$out" --baseline "$work/baseline.json" --max-efficiency-drop "$drop" "${extra[@]}"
+      if [ "$m" = ab ]; then
+        ab "$f" "$drop" "$out"
+      else
+        gate "$f" "$out" --baseline "$work/baseline.json" --max-efficiency-drop "$drop" \
+          "${extra[@]}"
+      fi
       code=$?
       set -e
       t1=$(now)
@@ -121,11 +145,17 @@ echo "$reps repetitions each, baseline of $baseline_runs runs; plain benchmark r
 printf '%-8s %-9s %-6s %-8s %-10s %-5s %-7s %-7s %-10s %-9s\n' mode slowdown drop failed \
   ambiguous same slower faster runs/gate gate_s/run
 for m in "${modes[@]}"; do
-  for c in "${cases[@]}"; do
+  for c in $(mode_cases "$m"); do
     key="$m/$c" f="${c%%:*}" drop="${c#*:}"
     printf '%-8s %-9s %-6s %-8s %-10s %-5s %-7s %-7s %-10.1f %-9.2f\n' "$m" "${f}x" "$drop" \
       "${failed[$key]}/$runs" "${ambiguous[$key]}" "${same[$key]}" "${slower[$key]}" \
       "${faster[$key]}" "$(calc "${runs_made[$key]} / $runs")" "$(calc "${gate_s[$key]} / $runs")"
+    if [ "$m" = ab ]; then
+      case "$f" in
+        1.0) [ "${failed[$key]}" -eq 0 ] || { echo "  false alarms: ${failed[$key]}"; status=1; } ;;
+        1.05) [ $((failed[$key] * 10)) -ge $((runs * 9)) ] || { echo "  1.05x caught < 90%"; status=1; } ;;
+      esac
+    fi
     [ "$m" = confirm ] || continue
     case "$f" in
       1.0)

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,32 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
 action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                        const std::vector<std::string>& program);
 action add_baseline_command(CLI::App& app);
+/// `program`: as for run, the arguments both builds get.
+action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
+                      const std::vector<std::string>& program);
+
+/// One measurement of a program by a collector (`perfgate run`'s, `perfgate ab`'s runs).
+struct program_collection {
+  std::string collector = "auto"; ///< auto, cupti, ncu, rocprof, gbench, nvbench
+  std::vector<std::string> program;
+  std::string kernels; ///< regex, empty for all
+  int repetitions = 5;
+  std::optional<double> timeout_s;
+  std::optional<double> target_ci;
+  double time_budget_s = 60;
+  bool flush_l2 = false;
+  bool keep_warm_up = false;
+  std::vector<std::string> only_benchmarks; ///< gbench: exact names, empty for all
+};
+/// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.
+void check_flush_l2(bool flush_l2, const std::string& collector);
+/// "auto" resolved for `program`: gbench for a Google Benchmark binary, else cupti.
+[[nodiscard]] std::string resolved_collector(const std::string& collector,
+                                             const std::vector<std::string>& program);
+/// Runs the program under its collector; each collector's errors and skips as documented in
+/// collectors.hpp. A profiler's first launch of a kernel launched more than once is left out
+/// unless keep_warm_up.
+[[nodiscard]] profile collect_program(const program_collection& c);
 action add_report_command(CLI::App& app);
 action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);

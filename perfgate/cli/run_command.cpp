@@ -127,9 +127,42 @@ void pin_to_ctest_gpu(run_options& o, const std::vector<std::string>& argv) {
   }
 }
 
-// Options that only one collector can honour, against the collector chosen.
-void check_collector_options(const run_options& o, const std::string& collector) {
-  if (o.flush_l2 && collector != "cupti" && collector != "auto") {
+profile collect(const run_options& o, const std::vector<std::string>& only = {}) {
+  check_flush_l2(o.flush_l2, o.collector);
+  if (o.target_ci && o.collector == "profile") {
+    throw usage_error("--target-ci: adaptive repetitions need a Google Benchmark binary to "
+                      "repeat (the gbench collector), not a recorded profile");
+  }
+  if (o.collector == "profile") {
+    if (o.profile_file.empty()) {
+      throw usage_error("--collector profile needs --profile FILE");
+    }
+    if (!o.program.empty()) {
+      detail::collect_request request;
+      request.program = o.program;
+      request.timeout_s = o.timeout_s;
+      detail::run_plain(request);
+    }
+    return import_profile(o.profile_file);
+  }
+  program_collection c;
+  c.collector = o.collector;
+  c.program = o.program;
+  c.kernels = o.kernels;
+  c.repetitions = o.repetitions;
+  c.timeout_s = o.timeout_s;
+  c.target_ci = o.target_ci;
+  c.time_budget_s = o.time_budget_s;
+  c.flush_l2 = o.flush_l2;
+  c.keep_warm_up = o.keep_warm_up;
+  c.only_benchmarks = only;
+  return collect_program(c);
+}
+} // namespace
+
+// --flush-l2 against the collector chosen: only CUPTI's timing run can flush before a launch.
+void check_flush_l2(bool flush_l2, const std::string& collector) {
+  if (flush_l2 && collector != "cupti" && collector != "auto") {
     throw usage_error("--flush-l2 is for the cupti collector, not " + collector +
                       ": ncu flushes every cache before each replay already (its "
                       "--cache-control all), nvbench before every cold sample; rocprof, gbench "
@@ -137,39 +170,30 @@ void check_collector_options(const run_options& o, const std::string& collector)
   }
 }
 
-profile collect(const run_options& o, const std::vector<std::string>& only = {}) {
+std::string resolved_collector(const std::string& collector,
+                               const std::vector<std::string>& program) {
+  if (collector != "auto") {
+    return collector;
+  }
+  return !program.empty() && detail::is_gbench_binary(program.front()) ? "gbench" : "cupti";
+}
+
+profile collect_program(const program_collection& c) {
   detail::collect_request request;
-  request.only_benchmarks = only;
-  request.program = o.program;
-  request.timeout_s = o.timeout_s;
-  request.repetitions = o.repetitions;
-  request.kernel_regex = o.kernels;
-  request.target_ci = o.target_ci;
-  request.flush_l2 = o.flush_l2;
-  request.time_budget_s = o.time_budget_s;
-  std::string collector = o.collector;
-  check_collector_options(o, collector);
-  if (o.target_ci && collector == "profile") {
-    throw usage_error("--target-ci: adaptive repetitions need a Google Benchmark binary to "
-                      "repeat (the gbench collector), not a recorded profile");
-  }
-  if (collector == "profile") {
-    if (o.profile_file.empty()) {
-      throw usage_error("--collector profile needs --profile FILE");
-    }
-    if (!o.program.empty()) {
-      detail::run_plain(request);
-    }
-    return import_profile(o.profile_file);
-  }
-  if (o.program.empty()) {
+  request.program = c.program;
+  request.timeout_s = c.timeout_s;
+  request.repetitions = c.repetitions;
+  request.kernel_regex = c.kernels;
+  request.target_ci = c.target_ci;
+  request.flush_l2 = c.flush_l2;
+  request.time_budget_s = c.time_budget_s;
+  request.only_benchmarks = c.only_benchmarks;
+  if (c.program.empty()) {
     throw usage_error("no program to run: give it after --, e.g. perfgate run ... -- ./bench");
   }
-  if (collector == "auto") {
-    collector = detail::is_gbench_binary(o.program.front()) ? "gbench" : "cupti";
-  }
-  check_collector_options(o, collector);
-  if (o.target_ci && collector != "gbench") {
+  const std::string collector = resolved_collector(c.collector, c.program);
+  check_flush_l2(c.flush_l2, collector);
+  if (c.target_ci && collector != "gbench") {
     throw usage_error("--target-ci: adaptive repetitions are for Google Benchmark binaries "
                       "(the gbench collector); the " +
                       collector + " collector records every launch the program makes");
@@ -184,7 +208,7 @@ profile collect(const run_options& o, const std::vector<std::string>& only = {})
                   ? detail::collect_ncu_runs(request, detail::ncu_metrics_for_local_gpu())
               : collector == "cupti" ? detail::collect_cupti(request)
                                      : detail::collect_rocprof(request);
-  if (!o.keep_warm_up) {
+  if (!c.keep_warm_up) {
     if (const std::size_t n = detail::leave_out_first_launch(p); n > 0) {
       std::cerr << "perfgate: the first launch of " << n << " kernel" << (n == 1 ? "" : "s")
                 << " launched more than once is left out (warm-up; --keep-warm-up keeps it)\n";
@@ -192,6 +216,8 @@ profile collect(const run_options& o, const std::vector<std::string>& only = {})
   }
   return p;
 }
+
+namespace {
 
 // The quoted kernel names of the profiler's "Failed to profile \"NAME\"" errors.
 std::vector<std::string> kernels_the_profiler_failed_on(const profile& p) {
@@ -251,14 +277,6 @@ std::optional<bound_class> parse_bound(const std::string& s) {
   return s == "memory" ? bound_class::memory : bound_class::compute;
 }
 
-// The collector `collect` uses for these options: what "auto" resolves to.
-std::string collector_of(const run_options& o) {
-  if (o.collector != "auto") {
-    return o.collector;
-  }
-  return !o.program.empty() && detail::is_gbench_binary(o.program.front()) ? "gbench" : "cupti";
-}
-
 // Kernels whose verdict against the baseline is still undecided: a first verdict AMBIGUOUS
 // with no confirmation yet, or a confirmation still AMBIGUOUS.
 std::vector<std::string> unsettled(const report& r) {
@@ -298,7 +316,8 @@ void confirm(report& r, gate_policy& policy, const run_options& options,
   if (open.empty() || !policy.base || o.confirm_budget_s <= 0) {
     return;
   }
-  const std::string collector = collector_of(o);
+  const std::string collector =
+      o.collector == "profile" ? "profile" : resolved_collector(o.collector, o.program);
   if (collector == "profile") {
     return; // a recorded profile measures nothing again
   }

@@ -153,7 +153,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
 
 efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficiency_sides& head,
                                      double max_drop, double confidence, const std::string& on,
-                                     const std::string& against) {
+                                     const std::string& against, bool interleaved) {
   efficiency_judgement out;
   const double allowed = 1 / (1 - max_drop);
   const stats::floor_verdict v =
@@ -162,9 +162,13 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
   const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
   const std::string work =
       base.work && head.work ? "; " + work_change_text(*base.work, *head.work) : std::string();
-  const std::string runs = std::to_string(v.head_runs) + " runs (the first and " +
-                           std::to_string(v.head_runs - 1) + " confirmation run" +
-                           (v.head_runs == 2 ? "" : "s") + " in fresh processes)";
+  const std::string runs =
+      interleaved ? std::to_string(v.head_runs) + " runs, interleaved with the base's,"
+                  : std::to_string(v.head_runs) + " runs (the first and " +
+                        std::to_string(v.head_runs - 1) + " confirmation run" +
+                        (v.head_runs == 2 ? "" : "s") + " in fresh processes)";
+  const std::string settle = interleaved ? "A/B rounds (--max-rounds, --time-budget)"
+                                         : "runs in all (--confirm-budget, CONFIRM_BUDGET)";
   // The floors' efficiencies read base -> head like judge_efficiency's.
   const std::string floors = "efficiency " + fixed(1 / v.base_floor, 2) + " -> " +
                              fixed(1 / v.head_floor, 2) + " at the floors";
@@ -182,9 +186,11 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
                            chance + work);
     break;
   case stats::change::ambiguous:
-    out.warnings.push_back("AMBIGUOUS after confirmation: " + said + ", beyond the " + allowance +
+    out.warnings.push_back(std::string(interleaved ? "AMBIGUOUS after A/B rounds: "
+                                                   : "AMBIGUOUS after confirmation: ") +
+                           said + ", beyond the " + allowance +
                            ", but " + chance + "; about " + std::to_string(v.runs_to_settle) +
-                           " runs in all would settle it (--confirm-budget, CONFIRM_BUDGET)" +
+                           " " + settle + " would settle it" +
                            work);
     break;
   case stats::change::faster:

@@ -55,10 +55,13 @@ struct efficiency_sides {
 /// first, then the confirmation runs), against `base` by the floor rule (stats::judge_floor):
 /// a failure only when every run missed the allowance and chance cannot explain it, a warning
 /// saying how many runs would settle it when the runs so far cannot.
+/// `interleaved`: the head's runs alternated with the base's (perfgate ab), which the
+/// wording says.
 [[nodiscard]] efficiency_judgement judge_confirmed(const efficiency_sides& base,
                                                    const efficiency_sides& head, double max_drop,
                                                    double confidence, const std::string& on,
-                                                   const std::string& against);
+                                                   const std::string& against,
+                                                   bool interleaved = false);
 
 /// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
 /// changed in the work between two runs of a kernel.
