@@ -47,6 +47,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [TARGET_CI <fraction>]
                         [TIME_BUDGET <seconds>]
                         [CONFIRM_BUDGET <seconds>]
+                        [AB_BASE_BINARY <path>]
                         [KEEP_WARM_UP] [FLUSH_L2]
                         [HULL_SPECIES "<class>"]
                         [HULL_F <ops>]
@@ -152,6 +153,21 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     runs by the floor rule (docs/statistics.md), starting no run that would end after this many
     seconds or after ``TIMEOUT``. Default ``60``; ``0`` turns confirmation off. A line of
     progress is printed after each run.
+
+  ``AB_BASE_BINARY <path>``
+    Compare two builds instead of gating one: the test runs ``perfgate ab`` with this
+    executable (the base build, e.g. the pull request's merge base built in another tree) and
+    the target (the head), alternately in one session, and fails when the head's efficiency
+    dropped past ``MAX_EFFICIENCY_DROP`` by the floor rule (docs/statistics.md). ``KERNELS``,
+    ``DEVICES``, ``COLLECTOR``, ``REPETITIONS``, ``CONFIDENCE``, ``KEEP_WARM_UP`` and ``ARGS``
+    apply to both builds; ``TIMEOUT`` bounds each run and the session's rounds. The criteria of
+    one build (``MIN_EFFICIENCY``, ``EXPECT_BOUND``, ``BASELINE``, hull, pipeline,
+    ``TARGET_CI``, ``CONFIRM_BUDGET``, ``FLUSH_L2``, a recorded ``PROFILE``) are refused with it.
+
+  With the CMake variable ``PERFGATE_AB_BASE_DIR`` set to the build tree of a base build of the
+  same project (``cmake -DPERFGATE_AB_BASE_DIR=../base-build ...``), every test of the project
+  compares the two builds this way, the base binary at the same path in that tree; the criteria
+  of one build are left out, recorded profiles stay as they are.
 
   ``HULL_SPECIES "<class>"`` and ``HULL_F <ops>``
     Hold each kernel to the boat hull band of its algorithm class on the local device
@@ -374,12 +390,44 @@ macro(_perfgate_forward keyword option)
   endif()
 endmacro()
 
+# AB_BASE_BINARY: the test runs `perfgate ab` (base build against the target) instead of
+# `perfgate run`; what only a single build's gate can judge is refused. Sets `command`.
+# `strict`: the keyword was given, so a single build's criterion beside it is an error; for
+# PERFGATE_AB_BASE_DIR (every test of the project) those criteria are left out instead.
+macro(_perfgate_ab_command name strict)
+  foreach(single MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND BASELINE TARGET_CI TIME_BUDGET
+                 CONFIRM_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
+    if(DEFINED arg_${single} AND ${strict})
+      _perfgate_fail(${name} "AB_BASE_BINARY compares two builds: ${single} is a criterion of "
+                     "one build's gate (perfgate run), not of perfgate ab")
+    endif()
+  endforeach()
+  if(${strict} AND (arg_FLUSH_L2 OR collector STREQUAL "profile"))
+    _perfgate_fail(${name} "AB_BASE_BINARY runs both builds: FLUSH_L2 and a recorded PROFILE "
+                   "are for perfgate run")
+  endif()
+  set(command "${perfgate}" ab --base "${arg_AB_BASE_BINARY}" --head "$<TARGET_FILE:${target}>"
+      --collector "${collector}" --device "${local_file}")
+  foreach(device IN LISTS devices)
+    list(APPEND command --device "${device}")
+  endforeach()
+  _perfgate_forward(KERNELS --kernels)
+  _perfgate_forward(MAX_EFFICIENCY_DROP --max-efficiency-drop)
+  _perfgate_forward(CONFIDENCE --confidence)
+  _perfgate_forward(REPETITIONS --repetitions)
+  if(arg_KEEP_WARM_UP)
+    list(APPEND command --keep-warm-up)
+  endif()
+  list(APPEND command --report "${report}" --timeout "${timeout}" --time-budget "${timeout}"
+       -- ${arg_ARGS})
+endmacro()
+
 function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET LOCAL_DEVICE
-      PIPELINE_LATENCIES)
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BASE_BINARY
+      LOCAL_DEVICE PIPELINE_LATENCIES)
   set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
 
@@ -392,7 +440,7 @@ function(add_perf_prediction target)
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
                    "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "CONFIRM_BUDGET KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
+                   "CONFIRM_BUDGET AB_BASE_BINARY KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
                    "LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
@@ -597,6 +645,14 @@ function(add_perf_prediction target)
   endif()
   list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"
        ${arg_ARGS})
+  if(DEFINED arg_AB_BASE_BINARY)
+    _perfgate_ab_command(${name} TRUE)
+  elseif(PERFGATE_AB_BASE_DIR AND NOT collector STREQUAL "profile")
+    # The whole project compared with a base build of it (the pull-request loop's A/B mode):
+    # the base binary sits at the same place in the base's build tree.
+    set(arg_AB_BASE_BINARY "${PERFGATE_AB_BASE_DIR}/$<PATH:RELATIVE_PATH,$<TARGET_FILE:${target}>,${CMAKE_BINARY_DIR}>")
+    _perfgate_ab_command(${name} FALSE)
+  endif()
   # CTest's own timeout comes later, so that perfgate kills a hung program itself and says
   # which one hung (exit 3) instead of a bare CTest "Timeout": the time to stop the program,
   # then to predict and write the report for many kernels.

@@ -17,8 +17,11 @@ echo "==> install perfgate into $build/install"
 cmake --install "$build" --prefix "$build/install" >/dev/null
 
 echo "==> configure and build the examples against it ($build/examples)"
+# PERFGATE_AB_BASE_DIR (perf.yml's A/B mode, scripts/ab-base.sh): every example becomes a
+# `perfgate ab` of that base build's binary against this tree's.
 cmake -S "$root/examples" -B "$build/examples" -DCMAKE_PREFIX_PATH="$build/install" \
-  -DCMAKE_BUILD_TYPE=Release >"$build/examples.configure.log" 2>&1 ||
+  -DCMAKE_BUILD_TYPE=Release -DPERFGATE_AB_BASE_DIR="${PERFGATE_AB_BASE_DIR:-}" \
+  >"$build/examples.configure.log" 2>&1 ||
   { cat "$build/examples.configure.log"; exit 1; }
 grep -E "perfgate: (CUDA|HIP)" "$build/examples.configure.log" || true
 cmake --build "$build/examples" --parallel "$(nproc)"
@@ -27,6 +30,7 @@ echo "==> ctest -L perf (the local device is calibrated once, then every example
 rm -rf "$build/examples/perfgate-reports" "$build/examples"/*/perfgate-reports
 set +e
 ctest --test-dir "$build/examples" -L perf --output-on-failure | tee "$build/examples.ctest.log"
+ctest_status=${PIPESTATUS[0]}
 set -e
 
 echo "==> reports in $reports"
@@ -67,3 +71,7 @@ grep -E "tests passed" "$build/examples.ctest.log" || true
 grep -hE "^perfgate: skipped: " "$build/examples/Testing/Temporary/LastTest.log" 2>/dev/null |
   sort | uniq -c | sed 's/^ */  skipped x/' || true
 echo "Reports: $reports (summary.md, summary.html with the charts, all.json, one .json/.md per test)"
+if [ -n "${PERFGATE_AB_BASE_DIR:-}" ]; then
+  # A/B: the tests' verdicts are the comparison; a regression fails here (no compare step).
+  exit "$ctest_status"
+fi

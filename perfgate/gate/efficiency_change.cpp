@@ -157,7 +157,8 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
   efficiency_judgement out;
   const double allowed = 1 / (1 - max_drop);
   const stats::floor_verdict v =
-      stats::judge_floor(inverted(base.runs), inverted(head.runs), allowed, confidence);
+      stats::judge_floor(inverted(base.runs), inverted(head.runs), allowed, confidence,
+                         interleaved);
   out.confirmation = v;
   const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
   const std::string work =

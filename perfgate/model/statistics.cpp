@@ -399,7 +399,8 @@ std::vector<double> run_medians(const runs& side, const char* what) {
 
 } // namespace
 
-floor_verdict judge_floor(const runs& base, const runs& head, double allowed, double confidence) {
+floor_verdict judge_floor(const runs& base, const runs& head, double allowed, double confidence,
+                          bool interleaved) {
   check_confidence(confidence);
   if (!(allowed >= 1)) {
     throw std::invalid_argument("the allowed ratio must be at least 1");
@@ -426,9 +427,15 @@ floor_verdict judge_floor(const runs& base, const runs& head, double allowed, do
   v.p_within = static_cast<double>(within) / static_cast<double>(b.size() + h.size() + 1);
   v.false_alarm = std::pow(1 - v.p_within, static_cast<double>(h.size()));
   const double tail = (1 - confidence) / 2;
-  if (v.ratio <= allowed) {
+  // A side's floor is credible when that many of its runs would all have missed it by chance
+  // only rarely.
+  const auto settled = [&](std::size_t runs) {
+    return runs >= floor_min_head_runs &&
+           std::pow(1 - v.p_within, static_cast<double>(runs)) <= tail;
+  };
+  if (v.ratio <= allowed && (!interleaved || settled(b.size()))) {
     v.kind = v.ratio * allowed < 1 ? change::faster : change::same;
-  } else if (v.false_alarm <= tail && h.size() >= floor_min_head_runs) {
+  } else if (v.ratio > allowed && settled(h.size())) {
     v.kind = change::slower;
     v.beyond_allowed = true;
   } else {

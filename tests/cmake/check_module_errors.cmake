@@ -28,6 +28,8 @@ set(cases
   "EXPECT_BOUND io|EXPECT_BOUND must be memory, compute or latency, got \"io\""
   "TIME_BUDGET 30|TIME_BUDGET needs TARGET_CI"
   "CONFIRM_BUDGET soon|CONFIRM_BUDGET expects a number, got \"soon\""
+  "AB_BASE_BINARY /opt/base/bench MIN_EFFICIENCY 0.5|AB_BASE_BINARY compares two builds: MIN_EFFICIENCY is a criterion of one build's gate"
+  "AB_BASE_BINARY /opt/base/bench COLLECTOR gbench FLUSH_L2|AB_BASE_BINARY runs both builds: FLUSH_L2 and a recorded PROFILE"
   "REPETITIONS 0|REPETITIONS expects a whole number from 1 to 1000, got \"0\""
   "CONFIDENCE 0.3|CONFIDENCE must be at least 0.5, got 0.3"
   "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"
@@ -114,6 +116,55 @@ foreach(check
   endif()
 endforeach()
 message(STATUS "ok: capitals far from keywords are values; CTest's TIMEOUT is perfgate's + 30 s")
+
+# AB_BASE_BINARY: the test is perfgate ab of the base build against the target, the shared
+# options forwarded, TIMEOUT bounding each run and the session.
+configure_calls(ab "add_perf_prediction(bench NAME ab COLLECTOR gbench AB_BASE_BINARY /opt/base/bench
+                    KERNELS BM_triad MAX_EFFICIENCY_DROP 0.02 TIMEOUT 100 ARGS --size 10)")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the AB_BASE_BINARY call failed to configure:\n${err}")
+endif()
+ctest_test_entry("${WORK}/ab/build" ab ab)
+foreach(expected
+    "\"ab\" \"--base\" \"/opt/base/bench\" \"--head\" \"/bin/true\" \"--collector\" \"gbench\""
+    "\"--kernels\" \"BM_triad\" \"--max-efficiency-drop\" \"0.02\""
+    "\"--timeout\" \"100\" \"--time-budget\" \"100\" \"--\" \"--size\" \"10\"")
+  string(FIND "${ab}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected ${expected} in the generated test ab:\n${ab}")
+  endif()
+endforeach()
+message(STATUS "ok: AB_BASE_BINARY runs perfgate ab of the two builds")
+
+# PERFGATE_AB_BASE_DIR: every test compares with the base tree's binary at the same path, the
+# single build's criteria left out; a recorded profile stays a run.
+configure_calls(ab_dir "set(PERFGATE_AB_BASE_DIR /base-build)
+add_executable(local_bench IMPORTED GLOBAL)
+set_target_properties(local_bench PROPERTIES IMPORTED_LOCATION \${CMAKE_BINARY_DIR}/cpu/bench)
+add_perf_prediction(local_bench NAME ab_dir COLLECTOR gbench MIN_EFFICIENCY 0.3)
+add_perf_prediction(bench NAME recorded COLLECTOR profile PROFILE p.csv DEVICES h100-sxm)")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the PERFGATE_AB_BASE_DIR calls failed to configure:\n${err}")
+endif()
+ctest_test_entry("${WORK}/ab_dir/build" ab_dir ab_dir)
+ctest_test_entry("${WORK}/ab_dir/build" recorded recorded)
+foreach(check
+    "ab_dir|\"ab\" \"--base\" \"/base-build/cpu/bench\" \"--head\" \"${WORK}/ab_dir/build/cpu/bench\""
+    "recorded|\" \"run\" \"--collector\" \"profile\"")
+  string(FIND "${check}" "|" bar)
+  string(SUBSTRING "${check}" 0 ${bar} test)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${check}" ${bar} -1 expected)
+  string(FIND "${${test}}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "expected ${expected} in the generated test ${test}:\n${${test}}")
+  endif()
+endforeach()
+string(FIND "${ab_dir}" "--min-efficiency" at)
+if(NOT at EQUAL -1)
+  message(FATAL_ERROR "PERFGATE_AB_BASE_DIR kept MIN_EFFICIENCY:\n${ab_dir}")
+endif()
+message(STATUS "ok: PERFGATE_AB_BASE_DIR compares every test with the base tree's binary")
 
 # Devices kept apart: CPU perf tests share a lock; GPU perf tests (and the GPU calibration)
 # request one CTest "gpus" resource each, with 600 s more for calibrating the GPU they are given,

@@ -161,7 +161,10 @@ inline constexpr std::size_t floor_min_head_runs = 5;
 /// It trusts the base's floor: a base whose every run was slowed down hides a regression of
 /// that size (more baseline runs make that unlikely). Throws std::invalid_argument for an empty
 /// side or run, a non-positive value or allowed < 1.
+/// `interleaved`: the base was measured alongside the head (perfgate ab), so its floor is as
+/// uncertain as the head's: SAME and FASTER then need what SLOWER needs of the head, at least
+/// floor_min_head_runs base runs and (1 - p_within)^base_runs <= (1 - confidence) / 2.
 [[nodiscard]] floor_verdict judge_floor(const runs& base, const runs& head, double allowed,
-                                        double confidence = 0.95);
+                                        double confidence = 0.95, bool interleaved = false);
 
 } // namespace perfgate::stats

@@ -303,6 +303,17 @@ TEST(JudgeFloor, NeverFailsOnFewerThanFiveHeadRuns) {
   EXPECT_EQ(judge_floor(base, around({13, 13, 13, 13, 13}), 1.1).kind, change::slower);
 }
 
+TEST(JudgeFloor, InterleavedNeedsASettledBaseFloorForSame) {
+  // Measured alongside, the base's floor is as uncertain as the head's: a head run within the
+  // allowance of it says SAME only once the base has runs enough (p = 6/9 here: 2 runs too few).
+  const runs head = around({10.1, 10.0, 10.2, 11.5, 10.05, 10.3});
+  EXPECT_EQ(judge_floor(around({10.0, 12.0}), head, 1.05).kind, change::same);
+  const floor_verdict early = judge_floor(around({10.0, 12.0}), head, 1.05, 0.95, true);
+  EXPECT_EQ(early.kind, change::ambiguous);
+  EXPECT_EQ(judge_floor(around({10.0, 12.0, 10.1, 10.2, 10.3}), head, 1.05, 0.95, true).kind,
+            change::same);
+}
+
 TEST(JudgeFloor, RefusesEmptyRunsAndNonPositiveValues) {
   EXPECT_THROW((void)judge_floor({}, around({1}), 1.1), std::invalid_argument);
   EXPECT_THROW((void)judge_floor(runs{{}}, around({1}), 1.1), std::invalid_argument);
@@ -339,6 +350,43 @@ floor_rates confirmed(double factor, double allowed, int trials) {
     (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
   }
   return r;
+}
+
+// perfgate ab as a sequence: a run of each side per round, judged from round 5 (interleaved)
+// until decided or 20 rounds.
+floor_rates interleaved(double factor, double allowed, int trials) {
+  std::mt19937_64 rng(34);
+  auto uniform = [&](double lo, double hi) {
+    return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+  };
+  auto run = [&](double scale) {
+    const double e = uniform(0, 1) < 0.4 ? uniform(0, 0.01) : uniform(0.02, 0.35);
+    return std::vector<double>{scale * (1 + e)};
+  };
+  floor_rates r;
+  for (int t = 0; t < trials; ++t) {
+    runs base, head;
+    floor_verdict v;
+    for (int round = 1; round <= 20; ++round) {
+      base.push_back(run(1));
+      head.push_back(run(factor));
+      if (round < 5) {
+        continue;
+      }
+      v = judge_floor(base, head, allowed, 0.95, true);
+      if (v.kind != change::ambiguous) {
+        break;
+      }
+    }
+    (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
+  }
+  return r;
+}
+
+TEST(JudgeFloor, InterleavedErrorRatesAtATwoPercentAllowance) {
+  const floor_rates unchanged = interleaved(1.0, 1.02, 1000);
+  EXPECT_LE(unchanged.failed, 25); // about 1.2%
+  EXPECT_GE(interleaved(1.05, 1.02, 1000).failed, 970); // about 99%
 }
 
 TEST(JudgeFloor, ErrorRatesUnderOneSidedInterference) {
