@@ -20,9 +20,11 @@ ALLOWED = {
     "model": {"util"},
     "report": {"model", "util"},
     "gate": {"report", "model", "util"},
+    "history": {"gate", "report", "model", "util"},
     "importers": {"model", "util"},
     "collectors": {"importers", "model", "util"},
-    "cli": {"collectors", "importers", "gate", "report", "model", "util", "microbench"},
+    "cli": {"collectors", "importers", "history", "gate", "report", "model", "util",
+            "microbench"},
     "microbench": {"model", "util"},
 }
 
@@ -38,6 +40,7 @@ PUBLIC_HEADERS = {
     "pipeline.hpp": "model",
     "hull.hpp": "model",
     "statistics.hpp": "model",
+    "change_points.hpp": "model",
     "hull_report.hpp": "report",
     "report.hpp": "report",
     "writers.hpp": "report",

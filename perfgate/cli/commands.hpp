@@ -27,6 +27,7 @@ action add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv
 action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                        const std::vector<std::string>& program);
 action add_baseline_command(CLI::App& app);
+action add_history_command(CLI::App& app);
 /// `program`: as for run, the arguments both builds get.
 action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
                       const std::vector<std::string>& program);

@@ -296,10 +296,10 @@ report report_from_json(std::string_view text, const std::string& file) {
       fv.false_alarm = c.fraction("false_alarm");
       fv.runs_to_settle = c.count("runs_to_settle");
       const auto& runs = c.array("efficiency_runs");
-      for (std::size_t i = 0; i < runs.size(); ++i) {
-        const nlohmann::json holder = {{"samples", runs[i]}};
+      for (std::size_t n = 0; n < runs.size(); ++n) {
+        const nlohmann::json holder = {{"samples", runs[n]}};
         const detail::json_fields run(
-            holder, file, c.key_path("efficiency_runs") + "[" + std::to_string(i) + "]");
+            holder, file, c.key_path("efficiency_runs") + "[" + std::to_string(n) + "]");
         kr.result.confirmation_runs.push_back(run.positives("samples"));
       }
       kr.result.confirmation = fv;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """The report pages as people see them: headless Chromium (Debian's `chromium`) renders each
-HTML report 1400 px wide, and a probe script counted into the page checks that nothing scrolls
+HTML report, and the history page (`perfgate history changes`) of a history of those kernels,
+1400 px wide, and a probe script counted into the page checks that nothing scrolls
 sideways, no table row is empty or taller than 300 px (a kernel name wrapping over a screen),
 no kernel is named in more than 120 characters (headings, "kernel" columns), and every chart
 is drawn. The PR comment
@@ -24,7 +25,7 @@ PROBE = """<script>
   var d = document.documentElement, rows = [].slice.call(document.querySelectorAll('tr'));
   var svgs = [].slice.call(document.querySelectorAll('svg'));
   var longest = 0;  // the longest kernel name: a heading, or a cell of a "kernel" column
-  [].slice.call(document.querySelectorAll('h3')).forEach(function (e) {
+  [].slice.call(document.querySelectorAll('h3, h2[title]')).forEach(function (e) {
     longest = Math.max(longest, e.innerText.trim().length);
   });
   [].slice.call(document.querySelectorAll('table')).forEach(function (t) {
@@ -75,6 +76,27 @@ def render(browser, html, work):
     return json.loads(m.group(1))
 
 
+def history_pages(perfgate, work, names):
+    """A 30-commit history of `names` (the captured kernels' full names), the first with a 6%
+    step at commit 17: its change-point page and PR comment."""
+    lines = []
+    for c in range(30):
+        commit = f"{c:02d}" + "ab12cd34ef" * 4
+        for i, name in enumerate(names):
+            level = 1.06 if i == 0 and c >= 17 else 1.0
+            e = [0.5 / level / (1 + 0.004 * ((c * 7 + r * 3 + i) % 5)) for r in range(3)]
+            lines.append(json.dumps({"schema": "perfgate-history/1", "commit": commit,
+                                     "date": f"2026-10-{c + 1:02d}", "kernel": name,
+                                     "device": "h200", "efficiency": e[0], "runs": [e]}))
+    history = work / "history.jsonl"
+    history.write_text("\n".join(lines) + "\n")
+    html, md = work / "history.html", work / "history.md"
+    for fmt, out in (("html", html), ("md", md)):
+        subprocess.run([perfgate, "history", "changes", "--history", str(history), "--format", fmt,
+                        "-o", str(out)], check=True, stderr=subprocess.DEVNULL)
+    return html, md
+
+
 def main(perfgate, source, work):
     browser = chromium()
     if browser is None:
@@ -88,20 +110,26 @@ def main(perfgate, source, work):
         "ops3_h100_to_h200": ["predict", "--profile", str(source / "tests/data/h100/ops3_ncu_raw_h100_noclk.csv"),
                               "--measured-on", "h100-sxm", "--device", "h200"],
         "gated_golden": None,  # the writers' golden report: verdicts of every kind
+        "history": "history",  # perfgate history changes of the first case's kernels
     }
     failed = []
     for name, args in cases.items():
-        if args is None:
-            report = source / "tests/data/golden/writers/report.json"
+        if args == "history":
+            torch = json.loads((work / "torch_h200.json").read_text())
+            longest_first = sorted((k["name"] for k in torch["kernels"]), key=len, reverse=True)
+            html, md = history_pages(perfgate, work, longest_first[:4])
         else:
-            report = work / (name + ".json")
-            subprocess.run([perfgate, *args, "--format", "json", "-o", str(report)], check=True,
-                           stderr=subprocess.DEVNULL)
-        html = work / (name + ".html")
-        md = work / (name + ".md")
-        for fmt, out in (("html", html), ("md", md)):
-            subprocess.run([perfgate, "report", str(report), "--format", fmt, "-o", str(out)],
-                           check=True, stderr=subprocess.DEVNULL)
+            if args is None:
+                report = source / "tests/data/golden/writers/report.json"
+            else:
+                report = work / (name + ".json")
+                subprocess.run([perfgate, *args, "--format", "json", "-o", str(report)],
+                               check=True, stderr=subprocess.DEVNULL)
+            html = work / (name + ".html")
+            md = work / (name + ".md")
+            for fmt, out in (("html", html), ("md", md)):
+                subprocess.run([perfgate, "report", str(report), "--format", fmt, "-o", str(out)],
+                               check=True, stderr=subprocess.DEVNULL)
         got = render(browser, html, work)
         problems = []
         if got["scroll_width"] > got["client_width"]:

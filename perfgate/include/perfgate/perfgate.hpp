@@ -19,5 +19,6 @@
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>
 #include <perfgate/statistics.hpp>
+#include <perfgate/change_points.hpp>
 #include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>

@@ -27,6 +27,9 @@ inline constexpr std::string_view microbench_schema = "perfgate-microbench/1";
 inline constexpr std::string_view cupti_run_schema = "perfgate-cupti/1";
 /// `perfgate metrics --format json`: a chip's counter plan.
 inline constexpr std::string_view metrics_schema = "perfgate-metrics/1";
+/// `perfgate history`: the history's JSON lines, and the change points found in it.
+inline constexpr std::string_view history_schema = "perfgate-history/1";
+inline constexpr std::string_view history_changes_schema = "perfgate-history-changes/1";
 /// `perfgate pipeline eq1 --format json`: Eq. 1 over a warp sweep.
 inline constexpr std::string_view pipeline_eq1_schema = "perfgate-eq1/1";
 /// `perfgate pipeline fit`: issue and completion latencies per instruction class.
