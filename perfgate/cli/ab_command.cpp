@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate ab --base BIN --head BIN --device DEV... [-- ARGS...]: the base build and the head
-// build of one program measured alternately on this machine in one session, and the head
-// judged against the base by the floor rule over all their runs (docs/statistics.md). What
-// moves a shared runner over minutes (its neighbours, its clocks) moves both sides alike, so
-// it cancels where a stored baseline from another hour cannot.
+// build of one program measured alternately on this machine in one session (ABBA), and the
+// head judged against the base over pairs of rounds (stats::judge_ab, docs/statistics.md).
+// What moves a shared runner over minutes (its neighbours, its clocks) moves both sides
+// alike, so it cancels where a stored baseline from another hour cannot.
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
@@ -35,8 +35,8 @@ struct ab_options {
   double max_efficiency_drop = 0.10;
   double confidence = 0.95;
   int repetitions = 5;
-  int min_rounds = 5;
-  int max_rounds = 20;
+  int min_rounds = 6; // three ABBA quads: stats::ab_min_quads
+  int max_rounds = 30;
   double time_budget_s = 600;
   std::optional<double> timeout_s;
   bool keep_warm_up = false;
@@ -62,39 +62,64 @@ report measure(const ab_options& o, const std::string& binary,
   return r;
 }
 
-// The head's first run, gated against a baseline of all the base's runs with the head's other
-// runs as confirmation runs: every kernel judged by the floor rule over both sides' runs.
+// A run's time for one kernel: the median of 1 / efficiency over its samples (time over the
+// roof's), which is what both builds share; nothing when the run did not measure it.
+std::optional<double> run_time(const report& r, const std::string& kernel) {
+  const auto k = std::find_if(r.kernels.begin(), r.kernels.end(),
+                              [&](const kernel_report& x) { return x.name == kernel; });
+  if (k == r.kernels.end() || !k->result.efficiency) {
+    return std::nullopt;
+  }
+  std::vector<double> times;
+  for (double e : detail::efficiency_samples(*k, *k->result.efficiency)) {
+    times.push_back(1 / e);
+  }
+  return times.empty() ? 1 / *k->result.efficiency : stats::median(times);
+}
+
+// The head's first run with every kernel judged against the base over all rounds
+// (detail::judge_interleaved): the verdict, its reasons, the efficiencies' medians.
 report judge(const ab_options& o, const std::vector<report>& base,
              const std::vector<report>& head) {
-  gate_policy policy;
-  policy.max_efficiency_drop = o.max_efficiency_drop;
-  policy.confidence = o.confidence;
-  policy.interleaved = true;
-  policy.base = baseline_from_reports(base, "the base build " + o.base_binary);
   report r = head.front();
-  for (const auto& k : r.kernels) {
-    for (std::size_t i = 1; i < head.size(); ++i) {
-      const auto& kernels = head[i].kernels;
-      const auto same = std::find_if(kernels.begin(), kernels.end(),
-                                     [&](const kernel_report& x) { return x.name == k.name; });
-      if (same == kernels.end() || !same->result.efficiency) {
-        continue; // a kernel a run did not measure: judged on the runs that did
+  const std::string on = " on " + r.devices.front().id;
+  for (auto& k : r.kernels) {
+    if (!k.result.efficiency) {
+      continue; // skipped or unmeasured: its own verdict says why
+    }
+    std::vector<double> b, h;
+    for (std::size_t i = 0; i < base.size() && i < head.size(); ++i) {
+      const auto bt = run_time(base[i], k.name), ht = run_time(head[i], k.name);
+      if (!bt || !ht) {
+        throw target_error("round " + std::to_string(i + 1) + " did not measure '" + k.name +
+                           "' in both builds: their kernels differ (--kernels selects those "
+                           "both have)");
       }
-      auto samples = detail::efficiency_samples(*same, *same->result.efficiency);
-      if (samples.empty()) {
-        samples.push_back(*same->result.efficiency);
-      }
-      policy.confirmation_runs[k.name].push_back(std::move(samples));
+      b.push_back(*bt);
+      h.push_back(*ht);
+    }
+    const double base_eff = 1 / stats::median(b), head_eff = 1 / stats::median(h);
+    auto judged = detail::judge_interleaved(b, h, base_eff, head_eff, o.max_efficiency_drop,
+                                            o.confidence, on, "the base build " + o.base_binary);
+    k.result.ab = judged.ab;
+    k.result.baseline_efficiency = base_eff;
+    auto& reasons = k.result.reasons;
+    reasons.insert(reasons.begin(), judged.notes.begin(), judged.notes.end());
+    reasons.insert(reasons.begin(), judged.warnings.begin(), judged.warnings.end());
+    reasons.insert(reasons.begin(), judged.failures.begin(), judged.failures.end());
+    if (!judged.failures.empty()) {
+      k.result.status = verdict_status::fail;
+    } else if (!judged.warnings.empty() && k.result.status != verdict_status::fail) {
+      k.result.status = verdict_status::warn;
     }
   }
-  apply_gate(r, policy);
   return r;
 }
 
 std::vector<std::string> undecided(const report& r) {
   std::vector<std::string> names;
   for (const auto& k : r.kernels) {
-    if (k.result.confirmation && k.result.confirmation->kind == stats::change::ambiguous) {
+    if (k.result.ab && k.result.ab->kind == stats::change::ambiguous) {
       names.push_back(k.name);
     }
   }
@@ -109,17 +134,19 @@ void print_round(int round, const ab_options& o, bool head_first, double spent_s
             << detail::fixed(spent_s, 1) << " s of " << detail::fixed(o.time_budget_s, 0)
             << " s)";
   if (judged == nullptr) {
-    std::cerr << ": judged from round " << o.min_rounds << "\n";
+    std::cerr << (round < o.min_rounds ? ": judged from round " + std::to_string(o.min_rounds)
+                                       : std::string(": judged after the next (whole quads)"))
+              << "\n";
     return;
   }
   const auto open = undecided(*judged);
   std::cerr << ": " << judged->kernels.size() - open.size() << " of " << judged->kernels.size()
             << " kernel(s) settled";
   for (const auto& k : judged->kernels) {
-    if (const auto& c = k.result.confirmation; c && c->kind == stats::change::ambiguous) {
-      std::cerr << "; " << k.name << " AMBIGUOUS (fastest " << detail::fixed(c->ratio, 3)
-                << "x of " << detail::fixed(c->allowed, 3) << "x allowed, about "
-                << c->runs_to_settle << " rounds needed)";
+    if (const auto& a = k.result.ab; a && a->kind == stats::change::ambiguous) {
+      std::cerr << "; " << k.name << " AMBIGUOUS (" << detail::fixed(a->ratio.lo, 3) << "x .. "
+                << detail::fixed(a->ratio.hi, 3) << "x against " << detail::fixed(a->allowed, 3)
+                << "x allowed, about " << a->rounds_to_settle << " rounds needed)";
     }
   }
   std::cerr << "\n";
@@ -173,11 +200,11 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
       ->capture_default_str();
   cmd->add_option("--min-rounds", o->min_rounds,
                   "Rounds (a run of each build, the order alternating) before the first verdict")
-      ->check(CLI::Range(5, 1000))
+      ->check(CLI::Range(6, 1000))
       ->capture_default_str();
   cmd->add_option("--max-rounds", o->max_rounds,
                   "Rounds at most: a kernel still undecided then is AMBIGUOUS (a warning)")
-      ->check(CLI::Range(5, 1000))
+      ->check(CLI::Range(6, 1000))
       ->capture_default_str();
   cmd->add_option("--time-budget", o->time_budget_s,
                   "Start no round that would end after this many seconds (the first "
@@ -230,7 +257,7 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
       }
       last_round_s = std::chrono::duration<double>(clock::now() - started).count();
       const double now_s = std::chrono::duration<double>(clock::now() - begin).count();
-      if (round < o->min_rounds) {
+      if (round < o->min_rounds || round % 2 != 0) { // judged on whole quads (ABBA)
         print_round(round, *o, head_first, now_s, nullptr);
         continue;
       }

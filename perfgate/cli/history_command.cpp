@@ -26,6 +26,7 @@ struct history_options {
   std::string kernel;
   std::string reason;
   std::string format = "md";
+  std::string mutes;
   std::string output;
   double significance = 0.01;
   double min_shift = 0.02;
@@ -78,6 +79,9 @@ action add_history_command(CLI::App& app) {
       ->check(CLI::IsMember({"md", "html", "json", "text"}))
       ->capture_default_str();
   changes->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
+  changes->add_option("--mutes", o->mutes,
+                      "A perfgate-history/1 file of mute lines kept apart (e.g. committed to the "
+                      "repository), applied after the history's own");
   changes->add_option("--significance", o->significance,
                       "Keep a split whose permutation p value is at most this")
       ->check(CLI::Range(0.001, 0.5))
@@ -116,7 +120,7 @@ action add_history_command(CLI::App& app) {
       const auto s = history::read_history(history_text(o->file), o->file);
       const bool known = std::any_of(s.entries.begin(), s.entries.end(),
                                      [&](const history::entry& e) { return e.kernel == o->kernel; });
-      if (!known) {
+      if (!known && !s.entries.empty()) { // a file of mute lines only names any kernel
         throw usage_error("'" + o->kernel + "' is not a kernel of the history " + o->file +
                           " (kernels are named in full, as in the reports)");
       }
@@ -124,7 +128,11 @@ action add_history_command(CLI::App& app) {
       return 0;
     }
     (void)changes;
-    const auto s = history::read_history(history_text(o->file), o->file);
+    auto s = history::read_history(history_text(o->file), o->file);
+    if (!o->mutes.empty()) {
+      const auto kept = history::read_history(read_text_file(o->mutes), o->mutes);
+      s.mutes.insert(s.mutes.end(), kept.mutes.begin(), kept.mutes.end());
+    }
     stats::change_point_options options;
     options.significance = o->significance;
     options.min_shift = o->min_shift;

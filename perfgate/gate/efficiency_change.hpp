@@ -33,6 +33,7 @@ struct work_numbers {
 struct efficiency_judgement {
   std::optional<stats::change_verdict> change; ///< when both sides had enough samples
   std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
+  std::optional<stats::ab_verdict> ab;              ///< judge_interleaved's
   std::vector<std::string> failures, warnings, notes;
 };
 
@@ -55,13 +56,21 @@ struct efficiency_sides {
 /// first, then the confirmation runs), against `base` by the floor rule (stats::judge_floor):
 /// a failure only when every run missed the allowance and chance cannot explain it, a warning
 /// saying how many runs would settle it when the runs so far cannot.
-/// `interleaved`: the head's runs alternated with the base's (perfgate ab), which the
-/// wording says.
 [[nodiscard]] efficiency_judgement judge_confirmed(const efficiency_sides& base,
                                                    const efficiency_sides& head, double max_drop,
                                                    double confidence, const std::string& on,
-                                                   const std::string& against,
-                                                   bool interleaved = false);
+                                                   const std::string& against);
+
+/// Judges two builds run alternately in one session (perfgate ab): `base` and `head` hold a
+/// run's median time per round (stats::judge_ab), `base_efficiency` and `head_efficiency` the
+/// medians shown. A slowdown beyond `max_drop` with confidence fails; an undecided one warns
+/// with the rounds that would settle it.
+[[nodiscard]] efficiency_judgement judge_interleaved(const std::vector<double>& base,
+                                                     const std::vector<double>& head,
+                                                     double base_efficiency,
+                                                     double head_efficiency, double max_drop,
+                                                     double confidence, const std::string& on,
+                                                     const std::string& against);
 
 /// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
 /// changed in the work between two runs of a kernel.

@@ -409,8 +409,7 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
   if (b.W_comp > 0 || b.W_traf > 0) {
     base.work = detail::work_numbers{b.W_comp, b.W_traf};
   }
-  const std::string against =
-      policy.interleaved ? policy.base->source : "the baseline " + policy.base->source;
+  const std::string against = "the baseline " + policy.base->source;
   auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
                                          policy.confidence, on, against);
   v.change = judged.change;
@@ -421,7 +420,7 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
       !head.runs.front().empty()) {
     head.runs.insert(head.runs.end(), more->second.begin(), more->second.end());
     judged = detail::judge_confirmed(base, head, policy.max_efficiency_drop, policy.confidence,
-                                     on, against, policy.interleaved);
+                                     on, against);
     v.confirmation = judged.confirmation;
     v.confirmation_runs = more->second;
   }

@@ -399,8 +399,7 @@ std::vector<double> run_medians(const runs& side, const char* what) {
 
 } // namespace
 
-floor_verdict judge_floor(const runs& base, const runs& head, double allowed, double confidence,
-                          bool interleaved) {
+floor_verdict judge_floor(const runs& base, const runs& head, double allowed, double confidence) {
   check_confidence(confidence);
   if (!(allowed >= 1)) {
     throw std::invalid_argument("the allowed ratio must be at least 1");
@@ -427,15 +426,9 @@ floor_verdict judge_floor(const runs& base, const runs& head, double allowed, do
   v.p_within = static_cast<double>(within) / static_cast<double>(b.size() + h.size() + 1);
   v.false_alarm = std::pow(1 - v.p_within, static_cast<double>(h.size()));
   const double tail = (1 - confidence) / 2;
-  // A side's floor is credible when that many of its runs would all have missed it by chance
-  // only rarely.
-  const auto settled = [&](std::size_t runs) {
-    return runs >= floor_min_head_runs &&
-           std::pow(1 - v.p_within, static_cast<double>(runs)) <= tail;
-  };
-  if (v.ratio <= allowed && (!interleaved || settled(b.size()))) {
+  if (v.ratio <= allowed) {
     v.kind = v.ratio * allowed < 1 ? change::faster : change::same;
-  } else if (v.ratio > allowed && settled(h.size())) {
+  } else if (v.false_alarm <= tail && h.size() >= floor_min_head_runs) {
     v.kind = change::slower;
     v.beyond_allowed = true;
   } else {
@@ -443,6 +436,68 @@ floor_verdict judge_floor(const runs& base, const runs& head, double allowed, do
     v.runs_to_settle = std::max(floor_min_head_runs,
                                 static_cast<std::size_t>(
                                     std::ceil(std::log(tail) / std::log(1 - v.p_within))));
+  }
+  return v;
+}
+
+ab_verdict judge_ab(std::span<const double> base, std::span<const double> head, double allowed,
+                    double confidence) {
+  check_confidence(confidence);
+  if (base.size() != head.size()) {
+    throw std::invalid_argument("an A/B comparison needs a run of each build per round");
+  }
+  if (!(allowed >= 1)) {
+    throw std::invalid_argument("the allowed ratio must be at least 1");
+  }
+  if (std::any_of(base.begin(), base.end(), [](double v) { return !(v > 0); }) ||
+      std::any_of(head.begin(), head.end(), [](double v) { return !(v > 0); })) {
+    throw std::invalid_argument("an A/B comparison needs positive values");
+  }
+  ab_verdict v;
+  v.allowed = allowed;
+  v.confidence = confidence;
+  v.quads = base.size() / 2;
+  v.rounds = 2 * v.quads;
+  std::vector<double> logs;
+  for (std::size_t q = 0; q < v.quads; ++q) {
+    const std::size_t a = 2 * q, b = a + 1;
+    logs.push_back((std::log(head[a] / base[a]) + std::log(head[b] / base[b])) / 2);
+  }
+  if (logs.empty()) {
+    v.ratio = {1, 1, 1};
+    v.rounds_to_settle = 2 * ab_min_quads;
+    return v;
+  }
+  // The quads' median with its exact order-statistic interval: one quad a neighbour's job hit
+  // moves it by one rank, where it would widen a mean's interval for every quad.
+  const double n = static_cast<double>(logs.size());
+  const auto ci = median_interval(logs, confidence);
+  const double middle = median(logs);
+  v.ratio = ci ? interval{std::exp(ci->lo), std::exp(middle), std::exp(ci->hi)}
+               : interval{std::exp(*std::min_element(logs.begin(), logs.end())), std::exp(middle),
+                          std::exp(*std::max_element(logs.begin(), logs.end()))};
+  const double log_allowed = std::log(allowed);
+  const double lo = std::log(v.ratio.lo), hi = std::log(v.ratio.hi);
+  if (!ci || v.quads < ab_min_quads) {
+    v.kind = change::ambiguous;
+  } else if (lo > log_allowed) {
+    v.kind = change::slower;
+    v.beyond_allowed = true;
+  } else if (hi < 0) {
+    v.kind = change::faster;
+  } else if (hi <= log_allowed) {
+    v.kind = change::same;
+  } else {
+    v.kind = change::ambiguous;
+  }
+  if (v.kind == change::ambiguous) {
+    const double gap = std::fabs(middle - log_allowed);
+    const double half = (hi - lo) / 2;
+    // The interval narrows about as 1 / sqrt(quads): quads enough for it to clear the allowance.
+    const double needed = gap > 1e-3 && half > 0 ? std::ceil(n * (half / gap) * (half / gap)) : 0;
+    v.rounds_to_settle =
+        gap > 1e-3 ? 2 * static_cast<std::size_t>(std::max({needed, n + 1, double(ab_min_quads)}))
+                   : 0;
   }
   return v;
 }

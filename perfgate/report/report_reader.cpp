@@ -35,6 +35,22 @@ pipeline::launch_estimate pipeline_from(const detail::json_fields& f) {
 
 using detail::json_fields;
 
+// A verdict's "kind": SAME, SLOWER, FASTER or AMBIGUOUS.
+stats::change change_kind(const json_fields& v) {
+  return v.one_of("kind", {stats::change::same, stats::change::slower, stats::change::faster,
+                           stats::change::ambiguous});
+}
+
+// A verdict's "time_ratio": its interval, lo <= estimate <= hi.
+stats::interval time_ratio(const json_fields& v) {
+  const auto ratio = v.object("time_ratio");
+  const stats::interval r{ratio.positive("lo"), ratio.positive("estimate"), ratio.positive("hi")};
+  if (!(r.lo <= r.estimate && r.estimate <= r.hi)) {
+    ratio.fail("estimate", "expected lo <= estimate <= hi");
+  }
+  return r;
+}
+
 std::optional<double> optional_number(const json_fields& f, std::string_view key) {
   return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
 }
@@ -263,14 +279,9 @@ report report_from_json(std::string_view text, const std::string& file) {
     if (v.has("change")) {
       const auto c = v.object("change");
       stats::change_verdict cv;
-      cv.kind = c.one_of("kind", {stats::change::same, stats::change::slower, stats::change::faster,
-                                  stats::change::ambiguous});
+      cv.kind = change_kind(c);
       cv.beyond_allowed = c.boolean("beyond_allowed");
-      const auto ratio = c.object("time_ratio");
-      cv.ratio = {ratio.positive("lo"), ratio.positive("estimate"), ratio.positive("hi")};
-      if (!(cv.ratio.lo <= cv.ratio.estimate && cv.ratio.estimate <= cv.ratio.hi)) {
-        ratio.fail("estimate", "expected lo <= estimate <= hi");
-      }
+      cv.ratio = time_ratio(c);
       cv.allowed = c.positive("allowed");
       cv.confidence = c.fraction("confidence");
       const auto mw = c.object("mann_whitney");
@@ -279,11 +290,23 @@ report report_from_json(std::string_view text, const std::string& file) {
       cv.samples_to_settle = c.count("samples_to_settle");
       kr.result.change = cv;
     }
+    if (v.has("ab")) {
+      const auto a = v.object("ab");
+      stats::ab_verdict av;
+      av.kind = change_kind(a);
+      av.beyond_allowed = a.boolean("beyond_allowed");
+      av.ratio = time_ratio(a);
+      av.allowed = a.positive("allowed");
+      av.confidence = a.fraction("confidence");
+      av.rounds = a.count("rounds");
+      av.quads = a.count("quads");
+      av.rounds_to_settle = a.count("rounds_to_settle");
+      kr.result.ab = av;
+    }
     if (v.has("confirmation")) {
       const auto c = v.object("confirmation");
       stats::floor_verdict fv;
-      fv.kind = c.one_of("kind", {stats::change::same, stats::change::slower,
-                                  stats::change::faster, stats::change::ambiguous});
+      fv.kind = change_kind(c);
       fv.beyond_allowed = c.boolean("beyond_allowed");
       fv.ratio = c.positive("floor_ratio");
       fv.base_floor = c.positive("base_floor");

@@ -72,6 +72,12 @@ def main(perfgate, report, work):
     assert "1 change point in 2 series" in md, md
     out = run(perfgate, "history", "mute", "nope", "--history", str(planted), "--reason", "x", code=2)
     assert "'nope' is not a kernel of the history" in out, out
+    # Mutes kept apart (a file committed to the repository): applied after the history's own.
+    mutes = work / "mutes.jsonl"
+    mutes.unlink(missing_ok=True)
+    run(perfgate, "history", "mute", "k", "--history", str(mutes), "--reason", "known noisy")
+    md = run(perfgate, "history", "changes", "--history", str(planted), "--mutes", str(mutes))
+    assert "`k` on local-cpu (1 change point): known noisy" in md, md
 
     # A bad line: exit 2 naming the file and the line.
     bad = work / "bad.jsonl"

@@ -126,8 +126,6 @@ struct gate_policy {
   /// verdict against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor
   /// rule over all its runs (stats::judge_floor) instead.
   std::map<std::string, stats::runs, std::less<>> confirmation_runs;
-  /// The head's runs alternated with the baseline's in one session (perfgate ab): said so.
-  bool interleaved = false;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one).

@@ -45,6 +45,8 @@ struct verdict {
   /// The efficiency samples of those fresh runs, a run each (the first run's are the
   /// measurement's): a baseline accepted from this report keeps them all.
   stats::runs confirmation_runs;
+  /// perfgate ab: the head against the base build run alternately in one session.
+  std::optional<stats::ab_verdict> ab;
   std::string device; ///< the local device the verdict is about (empty: none)
 };
 

@@ -161,10 +161,41 @@ inline constexpr std::size_t floor_min_head_runs = 5;
 /// It trusts the base's floor: a base whose every run was slowed down hides a regression of
 /// that size (more baseline runs make that unlikely). Throws std::invalid_argument for an empty
 /// side or run, a non-positive value or allowed < 1.
-/// `interleaved`: the base was measured alongside the head (perfgate ab), so its floor is as
-/// uncertain as the head's: SAME and FASTER then need what SLOWER needs of the head, at least
-/// floor_min_head_runs base runs and (1 - p_within)^base_runs <= (1 - confidence) / 2.
 [[nodiscard]] floor_verdict judge_floor(const runs& base, const runs& head, double allowed,
-                                        double confidence = 0.95, bool interleaved = false);
+                                        double confidence = 0.95);
+
+/// Two builds run alternately in one session (perfgate ab), in rounds of a run of each, the
+/// order alternating (ABBA). On the 2-core VM a run right after another ran 4-5% slower in
+/// alternation, whatever the build, and the machine drifts over minutes: a pair of rounds (a
+/// quad, ABBA) cancels both, so the unit is a quad's ratio, the geometric mean of its two
+/// rounds' head / base. Thirty rounds of BM_triad against a 1.05x copy: paired ratios 0.95-1.19
+/// (bimodal by position), quad ratios 1.00-1.12 around 1.054.
+struct ab_verdict {
+  change kind = change::ambiguous;
+  /// The median of the quad ratios with its exact order-statistic interval (median_interval;
+  /// larger is slower): 1.05 is 5% slower.
+  interval ratio;
+  double allowed = 1;
+  double confidence = 0.95;
+  bool beyond_allowed = false;
+  std::size_t rounds = 0; ///< complete rounds used (an odd last one is left for its quad)
+  std::size_t quads = 0;
+  /// AMBIGUOUS: about how many rounds in all would settle it at this spread (0 when the
+  /// estimate sits on the allowance itself).
+  std::size_t rounds_to_settle = 0;
+};
+
+/// The fewest quads an A/B verdict is given on: the fewest whose median has a 95% interval.
+inline constexpr std::size_t ab_min_quads = 6;
+
+/// Judges `head` against `base`, one value per round (a run's median time; larger is worse),
+/// round i of each measured back to back: SLOWER beyond_allowed when the interval lies above
+/// `allowed`, SAME when its top is at most `allowed` (FASTER when it lies below 1), AMBIGUOUS
+/// otherwise, or below ab_min_quads quads (and below the fewest with an interval at
+/// `confidence`). Throws std::invalid_argument for sides of different
+/// lengths, a non-positive value or allowed < 1.
+[[nodiscard]] ab_verdict judge_ab(std::span<const double> base, std::span<const double> head,
+                                  double allowed, double confidence = 0.95);
+
 
 } // namespace perfgate::stats

@@ -178,6 +178,17 @@ std::string report_to_json(const report& r) {
             {"exact", c->test.exact}}},
           {"samples_to_settle", c->samples_to_settle}};
     }
+    if (const auto& a = k.result.ab) {
+      jk["verdict"]["ab"] = {
+          {"kind", stats::to_string(a->kind)},
+          {"beyond_allowed", a->beyond_allowed},
+          {"time_ratio", {{"lo", a->ratio.lo}, {"estimate", a->ratio.estimate}, {"hi", a->ratio.hi}}},
+          {"allowed", a->allowed},
+          {"confidence", a->confidence},
+          {"rounds", a->rounds},
+          {"quads", a->quads},
+          {"rounds_to_settle", a->rounds_to_settle}};
+    }
     if (const auto& c = k.result.confirmation) {
       jk["verdict"]["confirmation"] = {{"kind", stats::to_string(c->kind)},
                                        {"beyond_allowed", c->beyond_allowed},

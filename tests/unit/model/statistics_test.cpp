@@ -303,17 +303,6 @@ TEST(JudgeFloor, NeverFailsOnFewerThanFiveHeadRuns) {
   EXPECT_EQ(judge_floor(base, around({13, 13, 13, 13, 13}), 1.1).kind, change::slower);
 }
 
-TEST(JudgeFloor, InterleavedNeedsASettledBaseFloorForSame) {
-  // Measured alongside, the base's floor is as uncertain as the head's: a head run within the
-  // allowance of it says SAME only once the base has runs enough (p = 6/9 here: 2 runs too few).
-  const runs head = around({10.1, 10.0, 10.2, 11.5, 10.05, 10.3});
-  EXPECT_EQ(judge_floor(around({10.0, 12.0}), head, 1.05).kind, change::same);
-  const floor_verdict early = judge_floor(around({10.0, 12.0}), head, 1.05, 0.95, true);
-  EXPECT_EQ(early.kind, change::ambiguous);
-  EXPECT_EQ(judge_floor(around({10.0, 12.0, 10.1, 10.2, 10.3}), head, 1.05, 0.95, true).kind,
-            change::same);
-}
-
 TEST(JudgeFloor, RefusesEmptyRunsAndNonPositiveValues) {
   EXPECT_THROW((void)judge_floor({}, around({1}), 1.1), std::invalid_argument);
   EXPECT_THROW((void)judge_floor(runs{{}}, around({1}), 1.1), std::invalid_argument);
@@ -352,43 +341,6 @@ floor_rates confirmed(double factor, double allowed, int trials) {
   return r;
 }
 
-// perfgate ab as a sequence: a run of each side per round, judged from round 5 (interleaved)
-// until decided or 20 rounds.
-floor_rates interleaved(double factor, double allowed, int trials) {
-  std::mt19937_64 rng(34);
-  auto uniform = [&](double lo, double hi) {
-    return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
-  };
-  auto run = [&](double scale) {
-    const double e = uniform(0, 1) < 0.4 ? uniform(0, 0.01) : uniform(0.02, 0.35);
-    return std::vector<double>{scale * (1 + e)};
-  };
-  floor_rates r;
-  for (int t = 0; t < trials; ++t) {
-    runs base, head;
-    floor_verdict v;
-    for (int round = 1; round <= 20; ++round) {
-      base.push_back(run(1));
-      head.push_back(run(factor));
-      if (round < 5) {
-        continue;
-      }
-      v = judge_floor(base, head, allowed, 0.95, true);
-      if (v.kind != change::ambiguous) {
-        break;
-      }
-    }
-    (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
-  }
-  return r;
-}
-
-TEST(JudgeFloor, InterleavedErrorRatesAtATwoPercentAllowance) {
-  const floor_rates unchanged = interleaved(1.0, 1.02, 1000);
-  EXPECT_LE(unchanged.failed, 25); // about 1.2%
-  EXPECT_GE(interleaved(1.05, 1.02, 1000).failed, 970); // about 99%
-}
-
 TEST(JudgeFloor, ErrorRatesUnderOneSidedInterference) {
   // Rates over 1000 sequences, asserted with about 3 binomial standard deviations of margin.
   const floor_rates unchanged = confirmed(1.0, 1 / 0.9, 1000);
@@ -396,6 +348,79 @@ TEST(JudgeFloor, ErrorRatesUnderOneSidedInterference) {
   EXPECT_EQ(unchanged.ambiguous, 0);
   EXPECT_GE(confirmed(1.2, 1 / 0.9, 1000).failed, 955);   // about 98%
   EXPECT_GE(confirmed(1.1, 1 / 0.95, 1000).failed, 900);  // about 94%
+}
+
+TEST(JudgeAB, QuadsCancelWhichBuildRanSecond) {
+  // Head 1.1x the base; the second run of a round 5% slower whichever build it is (ABBA: the
+  // head second in odd rounds). Round ratios alternate 1.155 / 1.048; every quad is 1.1.
+  std::vector<double> base, head;
+  for (int round = 0; round < 12; ++round) {
+    const bool head_second = round % 2 == 0;
+    base.push_back(10 * (head_second ? 1.0 : 1.05));
+    head.push_back(11 * (head_second ? 1.05 : 1.0));
+  }
+  const ab_verdict v = judge_ab(base, head, 1.05);
+  EXPECT_EQ(v.quads, 6U);
+  EXPECT_NEAR(v.ratio.estimate, 1.1, 1e-12);
+  EXPECT_NEAR(v.ratio.lo, 1.1, 1e-12);
+  EXPECT_EQ(v.kind, change::slower);
+  EXPECT_TRUE(v.beyond_allowed);
+  EXPECT_EQ(judge_ab(base, head, 1.15).kind, change::same);
+  // Five quads are too few (no 95% interval of their median); a round without its pair is
+  // left out.
+  EXPECT_EQ(judge_ab(std::span(base).first(10), std::span(head).first(10), 1.05).kind,
+            change::ambiguous);
+  EXPECT_EQ(judge_ab(std::span(base).first(11), std::span(head).first(11), 1.05).quads, 5U);
+  EXPECT_THROW((void)judge_ab(base, std::span(head).first(11), 1.05), std::invalid_argument);
+}
+
+// perfgate ab as a sequence on a machine like the 2-core VM: each run 4.5% slower when it is the
+// second of its round, a drift of up to 15% over the session, 3% log-normal run noise and, one
+// run in five, a 5-30% interference. Judged after every quad from the sixth, up to 15 quads.
+struct ab_rates {
+  int failed = 0, ambiguous = 0, passed = 0;
+};
+ab_rates sessions(double factor, double allowed, int trials, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  timings noise(seed + 1);
+  auto uniform = [&](double lo, double hi) {
+    return lo + (hi - lo) * (static_cast<double>(rng() >> 11) * 0x1.0p-53);
+  };
+  ab_rates r;
+  for (int t = 0; t < trials; ++t) {
+    const double drift = uniform(-0.15, 0.15);
+    std::vector<double> base, head;
+    ab_verdict v;
+    for (int round = 0; round < 30; ++round) {
+      const double level = 1 + drift * round / 30;
+      const bool head_second = round % 2 == 0;
+      auto run = [&](double scale, bool second) {
+        const double hit = uniform(0, 1) < 0.2 ? 1 + uniform(0.05, 0.3) : 1;
+        return scale * level * (second ? 1.045 : 1) * hit * noise.draw(1, 1, 0.03)[0];
+      };
+      base.push_back(run(1, !head_second));
+      head.push_back(run(factor, head_second));
+      if (round % 2 == 1 && round >= 11) {
+        v = judge_ab(base, head, allowed);
+        if (v.kind != change::ambiguous) {
+          break;
+        }
+      }
+    }
+    (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
+  }
+  return r;
+}
+
+TEST(JudgeAB, ErrorRatesWithDriftAndPositionEffects) {
+  // Harsher than the measured session (its quads spread about 3%): false alarms stay at the
+  // one-sided 2.5% a look, and a 10% slowdown is caught; a 5% one against 2% mostly runs out
+  // of rounds here (scripts/bench-stability.sh measures the real machine).
+  const ab_rates unchanged = sessions(1.0, 1.02, 400, 7);
+  EXPECT_LE(unchanged.failed, 16);
+  const ab_rates slower = sessions(1.10, 1.02, 400, 8);
+  EXPECT_GE(slower.failed, 320); // about 86%, the rest out of rounds
+  EXPECT_EQ(slower.passed, 0);
 }
 
 } // namespace
