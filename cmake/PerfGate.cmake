@@ -158,7 +158,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     Compare two builds instead of gating one: the test runs ``perfgate ab`` with this
     executable (the base build, e.g. the pull request's merge base built in another tree) and
     the target (the head), alternately in one session, and fails when the head's efficiency
-    dropped past ``MAX_EFFICIENCY_DROP`` over ABBA quads (docs/statistics.md). ``KERNELS``,
+    dropped past ``MAX_EFFICIENCY_DROP`` over every run of each (docs/statistics.md). ``KERNELS``,
     ``DEVICES``, ``COLLECTOR``, ``REPETITIONS``, ``CONFIDENCE``, ``KEEP_WARM_UP`` and ``ARGS``
     apply to both builds; ``TIMEOUT`` bounds each run and the session's rounds. The criteria of
     one build (``MIN_EFFICIENCY``, ``EXPECT_BOUND``, ``BASELINE``, hull, pipeline,

@@ -217,8 +217,8 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
       "efficiency " + fixed(base_efficiency, 2) + " -> " + fixed(head_efficiency, 2) + " vs " +
       against + on + ": time ratio " + fixed(v.ratio.estimate, 3) + "x, " +
       fixed(confidence * 100, 0) + "% interval " + fixed(v.ratio.lo, 3) + "x .. " +
-      fixed(v.ratio.hi, 3) + "x over " + std::to_string(v.quads) + " ABBA quads (" +
-      std::to_string(v.rounds) + " rounds, each build run in each)";
+      fixed(v.ratio.hi, 3) + "x over " + std::to_string(v.rounds) +
+      " rounds (each build run once a round, ABBA)";
   switch (v.kind) {
   case stats::change::slower:
     out.failures.push_back("SLOWER: " + said + "; the whole interval lies above the " +

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace perfgate::stats {
 
@@ -98,6 +101,43 @@ std::vector<double> exact_u_distribution(std::size_t m, std::size_t n) {
     v /= total;
   }
   return p;
+}
+
+// Moses' rank for a shift interval: the largest k with P(U < k) <= tail under no shift (the
+// interval runs from the k-th smallest to the k-th largest pairwise difference; 0: none).
+// Exact up to 120 values, normal beyond. Remembered per (m, n, tail): perfgate ab asks after
+// every pair of rounds, and the exact table for 60 and 60 takes milliseconds.
+std::size_t moses_rank(std::size_t m, std::size_t n, double tail) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::size_t, std::size_t, double>, std::size_t> known;
+  const auto key = std::make_tuple(std::min(m, n), std::max(m, n), tail);
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = known.find(key); it != known.end()) {
+      return it->second;
+    }
+  }
+  std::size_t k = 0;
+  if (m + n <= 120) {
+    const auto p = exact_u_distribution(m, n);
+    double below = 0;
+    for (std::size_t u = 0; u < p.size() && below + p[u] <= tail; ++u) {
+      below += p[u];
+      k = u + 1;
+    }
+  } else {
+    double lo = 0, hi = 10; // z with P(Z > z) = tail, by bisection
+    for (int i = 0; i < 100; ++i) {
+      const double z = (lo + hi) / 2;
+      (standard_normal_upper(z) > tail ? lo : hi) = z;
+    }
+    const double md = static_cast<double>(m), nd = static_cast<double>(n);
+    const double reach = md * nd / 2 - hi * std::sqrt(md * nd * (md + nd + 1) / 12);
+    k = reach >= 1 ? static_cast<std::size_t>(std::floor(reach)) : 0;
+  }
+  const std::lock_guard lock(mutex);
+  known.emplace(key, k);
+  return k;
 }
 
 void check_confidence(double confidence) {
@@ -440,6 +480,34 @@ floor_verdict judge_floor(const runs& base, const runs& head, double allowed, do
   return v;
 }
 
+std::optional<interval> shift_ratio_interval(std::span<const double> base,
+                                             std::span<const double> head, double confidence) {
+  check_confidence(confidence);
+  if (base.empty() || head.empty()) {
+    throw std::invalid_argument("a shift interval needs values on both sides");
+  }
+  auto positive = [](double v) { return v > 0; };
+  if (!std::all_of(base.begin(), base.end(), positive) ||
+      !std::all_of(head.begin(), head.end(), positive)) {
+    throw std::invalid_argument("a shift interval of ratios needs positive values");
+  }
+  std::vector<double> logs; // log(head_i / base_j), every pair
+  logs.reserve(base.size() * head.size());
+  for (double h : head) {
+    for (double b : base) {
+      logs.push_back(std::log(h / b));
+    }
+  }
+  std::sort(logs.begin(), logs.end());
+  const std::size_t pairs = logs.size(), m = head.size(), n = base.size();
+  const std::size_t k = moses_rank(m, n, (1 - confidence) / 2);
+  if (k == 0 || 2 * k > pairs) {
+    return std::nullopt;
+  }
+  const double middle = median(logs);
+  return interval{std::exp(logs[k - 1]), std::exp(middle), std::exp(logs[pairs - k])};
+}
+
 ab_verdict judge_ab(std::span<const double> base, std::span<const double> head, double allowed,
                     double confidence) {
   check_confidence(confidence);
@@ -456,31 +524,22 @@ ab_verdict judge_ab(std::span<const double> base, std::span<const double> head, 
   ab_verdict v;
   v.allowed = allowed;
   v.confidence = confidence;
-  v.quads = base.size() / 2;
-  v.rounds = 2 * v.quads;
-  std::vector<double> logs;
-  for (std::size_t q = 0; q < v.quads; ++q) {
-    const std::size_t a = 2 * q, b = a + 1;
-    logs.push_back((std::log(head[a] / base[a]) + std::log(head[b] / base[b])) / 2);
-  }
-  if (logs.empty()) {
+  v.rounds = base.size() / 2 * 2; // whole ABBA pairs: each build as often first as second
+  if (v.rounds == 0) {
     v.ratio = {1, 1, 1};
-    v.rounds_to_settle = 2 * ab_min_quads;
+    v.rounds_to_settle = ab_min_rounds;
     return v;
   }
-  // The quads' median with its exact order-statistic interval: one quad a neighbour's job hit
-  // moves it by one rank, where it would widen a mean's interval for every quad.
-  const double n = static_cast<double>(logs.size());
-  const auto ci = median_interval(logs, confidence);
-  const double middle = median(logs);
-  v.ratio = ci ? interval{std::exp(ci->lo), std::exp(middle), std::exp(ci->hi)}
-               : interval{std::exp(*std::min_element(logs.begin(), logs.end())), std::exp(middle),
-                          std::exp(*std::max_element(logs.begin(), logs.end()))};
+  const auto b = base.first(v.rounds), h = head.first(v.rounds);
+  const auto ci = shift_ratio_interval(b, h, confidence);
+  v.ratio = ci.value_or(interval{1, 1, 1});
+  if (!ci || v.rounds < ab_min_rounds) {
+    v.rounds_to_settle = ab_min_rounds;
+    return v;
+  }
   const double log_allowed = std::log(allowed);
   const double lo = std::log(v.ratio.lo), hi = std::log(v.ratio.hi);
-  if (!ci || v.quads < ab_min_quads) {
-    v.kind = change::ambiguous;
-  } else if (lo > log_allowed) {
+  if (lo > log_allowed) {
     v.kind = change::slower;
     v.beyond_allowed = true;
   } else if (hi < 0) {
@@ -491,13 +550,16 @@ ab_verdict judge_ab(std::span<const double> base, std::span<const double> head, 
     v.kind = change::ambiguous;
   }
   if (v.kind == change::ambiguous) {
-    const double gap = std::fabs(middle - log_allowed);
+    const double gap = std::fabs(std::log(v.ratio.estimate) - log_allowed);
     const double half = (hi - lo) / 2;
-    // The interval narrows about as 1 / sqrt(quads): quads enough for it to clear the allowance.
+    const double n = static_cast<double>(v.rounds);
+    // The interval narrows about as 1 / sqrt(rounds): rounds enough for it to clear the
+    // allowance, in whole pairs.
     const double needed = gap > 1e-3 && half > 0 ? std::ceil(n * (half / gap) * (half / gap)) : 0;
     v.rounds_to_settle =
-        gap > 1e-3 ? 2 * static_cast<std::size_t>(std::max({needed, n + 1, double(ab_min_quads)}))
-                   : 0;
+        gap > 1e-3
+            ? 2 * static_cast<std::size_t>(std::ceil(std::max({needed, n + 2, 6.0}) / 2))
+            : 0;
   }
   return v;
 }

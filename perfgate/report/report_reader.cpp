@@ -299,7 +299,6 @@ report report_from_json(std::string_view text, const std::string& file) {
       av.allowed = a.positive("allowed");
       av.confidence = a.fraction("confidence");
       av.rounds = a.count("rounds");
-      av.quads = a.count("quads");
       av.rounds_to_settle = a.count("rounds_to_settle");
       kr.result.ab = av;
     }

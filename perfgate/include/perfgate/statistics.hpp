@@ -164,38 +164,49 @@ inline constexpr std::size_t floor_min_head_runs = 5;
 [[nodiscard]] floor_verdict judge_floor(const runs& base, const runs& head, double allowed,
                                         double confidence = 0.95);
 
+/// The Hodges-Lehmann estimate of the ratio head / base (the median of every head_i / base_j)
+/// with its distribution-free interval (Moses: the k-th smallest and largest of those ratios,
+/// k from the exact null distribution of Mann-Whitney's U, normal beyond 120 values). Assumes
+/// the two samples differ by a factor only. Empty when the samples are too small for any
+/// interval at `confidence` (4 and 4 at 95%). Throws std::invalid_argument for an empty side
+/// or a non-positive value.
+[[nodiscard]] std::optional<interval> shift_ratio_interval(std::span<const double> base,
+                                                           std::span<const double> head,
+                                                           double confidence = 0.95);
+
 /// Two builds run alternately in one session (perfgate ab), in rounds of a run of each, the
-/// order alternating (ABBA). On the 2-core VM a run right after another ran 4-5% slower in
-/// alternation, whatever the build, and the machine drifts over minutes: a pair of rounds (a
-/// quad, ABBA) cancels both, so the unit is a quad's ratio, the geometric mean of its two
-/// rounds' head / base. Thirty rounds of BM_triad against a 1.05x copy: paired ratios 0.95-1.19
-/// (bimodal by position), quad ratios 1.00-1.12 around 1.054.
+/// order alternating (ABBA). Measured on the 2-core VM (2026-11-26): a run's median depends on
+/// the process far more than on the minute (BM_triad run medians 7-8% log spread, no
+/// correlation between a run and another benchmark's run right after it), and the second run
+/// of a round ran 4-5% slower whichever build it was. So the runs are judged as two samples,
+/// head against base, by the Hodges-Lehmann ratio with its Moses interval over every run, on
+/// whole ABBA pairs of rounds (each build as often first as second, and a drift over the
+/// session falls on both alike). Simulated by resampling the measured run medians, that
+/// settles a 5% slowdown against a 2% allowance in about twice fewer rounds than the median of
+/// per-quad ratios this replaced (docs/statistics.md).
 struct ab_verdict {
   change kind = change::ambiguous;
-  /// The median of the quad ratios with its exact order-statistic interval (median_interval;
-  /// larger is slower): 1.05 is 5% slower.
+  /// The Hodges-Lehmann ratio head / base of the run medians with its interval (larger is
+  /// slower): 1.05 is 5% slower.
   interval ratio;
   double allowed = 1;
   double confidence = 0.95;
   bool beyond_allowed = false;
-  std::size_t rounds = 0; ///< complete rounds used (an odd last one is left for its quad)
-  std::size_t quads = 0;
+  std::size_t rounds = 0; ///< complete rounds used (an odd last one waits for its pair)
   /// AMBIGUOUS: about how many rounds in all would settle it at this spread (0 when the
   /// estimate sits on the allowance itself).
   std::size_t rounds_to_settle = 0;
 };
 
-/// The fewest quads an A/B verdict is given on: the fewest whose median has a 95% interval.
-inline constexpr std::size_t ab_min_quads = 6;
+/// The fewest rounds an A/B verdict is given on: three ABBA pairs of rounds.
+inline constexpr std::size_t ab_min_rounds = 6;
 
-/// Judges `head` against `base`, one value per round (a run's median time; larger is worse),
-/// round i of each measured back to back: SLOWER beyond_allowed when the interval lies above
-/// `allowed`, SAME when its top is at most `allowed` (FASTER when it lies below 1), AMBIGUOUS
-/// otherwise, or below ab_min_quads quads (and below the fewest with an interval at
-/// `confidence`). Throws std::invalid_argument for sides of different
-/// lengths, a non-positive value or allowed < 1.
+/// Judges `head` against `base`, one value per round (a run's median time; larger is worse):
+/// SLOWER beyond_allowed when the interval lies above `allowed`, FASTER when it lies below 1,
+/// SAME when its top is at most `allowed`, AMBIGUOUS otherwise or below ab_min_rounds rounds.
+/// Throws std::invalid_argument for sides of different lengths, a non-positive value or
+/// allowed < 1.
 [[nodiscard]] ab_verdict judge_ab(std::span<const double> base, std::span<const double> head,
                                   double allowed, double confidence = 0.95);
-
 
 } // namespace perfgate::stats

@@ -186,7 +186,6 @@ std::string report_to_json(const report& r) {
           {"allowed", a->allowed},
           {"confidence", a->confidence},
           {"rounds", a->rounds},
-          {"quads", a->quads},
           {"rounds_to_settle", a->rounds_to_settle}};
     }
     if (const auto& c = k.result.confirmation) {

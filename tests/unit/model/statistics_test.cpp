@@ -7,11 +7,15 @@
 #include <perfgate/statistics.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <numbers>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace perfgate::stats {
@@ -350,9 +354,59 @@ TEST(JudgeFloor, ErrorRatesUnderOneSidedInterference) {
   EXPECT_GE(confirmed(1.1, 1 / 0.95, 1000).failed, 900);  // about 94%
 }
 
-TEST(JudgeAB, QuadsCancelWhichBuildRanSecond) {
+TEST(ShiftRatioInterval, HodgesLehmannWithMosesInterval) {
+  // Head = base x 1.2 exactly: every ratio of a pair in the middle is near 1.2, and the
+  // interval (k-th smallest and largest of the 36 ratios, k = 6 for 6 and 6 at 95%: P(U <= 5)
+  // = 0.0206 <= 0.025 < P(U <= 6)) holds 1.2.
+  const std::vector<double> base{10, 11, 12, 13, 14, 15};
+  std::vector<double> head;
+  for (double b : base) {
+    head.push_back(1.2 * b);
+  }
+  const auto ci = shift_ratio_interval(base, head);
+  ASSERT_TRUE(ci.has_value());
+  EXPECT_NEAR(ci->estimate, 1.2, 1e-12);
+  // The 6th smallest of the ratios 1.2 b_i / b_j: (12*1.2)/15 ... computed by brute force.
+  std::vector<double> ratios;
+  for (double h : head) {
+    for (double b : base) {
+      ratios.push_back(h / b);
+    }
+  }
+  std::sort(ratios.begin(), ratios.end());
+  EXPECT_DOUBLE_EQ(ci->lo, ratios[5]);
+  EXPECT_DOUBLE_EQ(ci->hi, ratios[30]);
+  EXPECT_TRUE(ci->contains(1.2));
+  // Three and three have no 95% interval (P(U = 0) = 1/20 > 0.025); four and four do.
+  EXPECT_FALSE(shift_ratio_interval(std::span(base).first(3), std::span(head).first(3)));
+  EXPECT_TRUE(shift_ratio_interval(std::span(base).first(4), std::span(head).first(4)));
+  EXPECT_THROW((void)shift_ratio_interval({}, head), std::invalid_argument);
+  EXPECT_THROW((void)shift_ratio_interval(std::vector<double>{1, 0}, head),
+               std::invalid_argument);
+}
+
+TEST(ShiftRatioInterval, NormalBeyondTheExactTableAgreesWithIt) {
+  // 60 and 60 (exact) against 61 and 61 (normal): the intervals of one sample shifted 1.1x
+  // nearly agree; both hold 1.1.
+  std::vector<double> base, head;
+  for (int i = 0; i < 61; ++i) {
+    const double v = 10 * std::exp(0.05 * std::sin(1.7 * i)); // spread, no ties
+    base.push_back(v);
+    head.push_back(1.1 * 10 * std::exp(0.05 * std::sin(1.7 * i + 0.9)));
+  }
+  const auto exact = shift_ratio_interval(std::span(base).first(60), std::span(head).first(60));
+  const auto normal = shift_ratio_interval(base, head);
+  ASSERT_TRUE(exact && normal);
+  EXPECT_TRUE(exact->contains(1.1));
+  EXPECT_TRUE(normal->contains(1.1));
+  EXPECT_NEAR(std::log(normal->lo), std::log(exact->lo), 0.005);
+  EXPECT_NEAR(std::log(normal->hi), std::log(exact->hi), 0.005);
+}
+
+TEST(JudgeAB, WholePairsOfRoundsAndTheFewestRounds) {
   // Head 1.1x the base; the second run of a round 5% slower whichever build it is (ABBA: the
-  // head second in odd rounds). Round ratios alternate 1.155 / 1.048; every quad is 1.1.
+  // head second in even rounds). Each side holds as many first runs as second ones, so the
+  // Hodges-Lehmann ratio is 1.1.
   std::vector<double> base, head;
   for (int round = 0; round < 12; ++round) {
     const bool head_second = round % 2 == 0;
@@ -360,23 +414,30 @@ TEST(JudgeAB, QuadsCancelWhichBuildRanSecond) {
     head.push_back(11 * (head_second ? 1.05 : 1.0));
   }
   const ab_verdict v = judge_ab(base, head, 1.05);
-  EXPECT_EQ(v.quads, 6U);
+  EXPECT_EQ(v.rounds, 12U);
   EXPECT_NEAR(v.ratio.estimate, 1.1, 1e-12);
-  EXPECT_NEAR(v.ratio.lo, 1.1, 1e-12);
+  EXPECT_GT(v.ratio.lo, 1.05);
   EXPECT_EQ(v.kind, change::slower);
   EXPECT_TRUE(v.beyond_allowed);
-  EXPECT_EQ(judge_ab(base, head, 1.15).kind, change::same);
-  // Five quads are too few (no 95% interval of their median); a round without its pair is
-  // left out.
-  EXPECT_EQ(judge_ab(std::span(base).first(10), std::span(head).first(10), 1.05).kind,
+  EXPECT_EQ(judge_ab(base, head, 1.25).kind, change::same);
+  // Six rounds are the fewest judged. There the interval (6th smallest of 36 ratios) reaches
+  // the second-position ratio 1.1 / 1.05: beyond 1.04, not beyond 1.05.
+  EXPECT_EQ(judge_ab(std::span(base).first(6), std::span(head).first(6), 1.04).kind,
+            change::slower);
+  EXPECT_EQ(judge_ab(std::span(base).first(6), std::span(head).first(6), 1.05).kind,
             change::ambiguous);
-  EXPECT_EQ(judge_ab(std::span(base).first(11), std::span(head).first(11), 1.05).quads, 5U);
+  // A round without its pair is left out.
+  const ab_verdict four = judge_ab(std::span(base).first(4), std::span(head).first(4), 1.05);
+  EXPECT_EQ(four.kind, change::ambiguous);
+  EXPECT_EQ(four.rounds_to_settle, ab_min_rounds);
+  EXPECT_EQ(judge_ab(std::span(base).first(11), std::span(head).first(11), 1.05).rounds, 10U);
   EXPECT_THROW((void)judge_ab(base, std::span(head).first(11), 1.05), std::invalid_argument);
 }
 
 // perfgate ab as a sequence on a machine like the 2-core VM: each run 4.5% slower when it is the
 // second of its round, a drift of up to 15% over the session, 3% log-normal run noise and, one
-// run in five, a 5-30% interference. Judged after every quad from the sixth, up to 15 quads.
+// run in five, a 5-30% interference. Judged after every pair of rounds from the sixth round,
+// up to 60 rounds (perfgate ab's default).
 struct ab_rates {
   int failed = 0, ambiguous = 0, passed = 0;
 };
@@ -391,8 +452,8 @@ ab_rates sessions(double factor, double allowed, int trials, std::uint64_t seed)
     const double drift = uniform(-0.15, 0.15);
     std::vector<double> base, head;
     ab_verdict v;
-    for (int round = 0; round < 30; ++round) {
-      const double level = 1 + drift * round / 30;
+    for (int round = 0; round < 60; ++round) {
+      const double level = 1 + drift * round / 60;
       const bool head_second = round % 2 == 0;
       auto run = [&](double scale, bool second) {
         const double hit = uniform(0, 1) < 0.2 ? 1 + uniform(0.05, 0.3) : 1;
@@ -400,7 +461,7 @@ ab_rates sessions(double factor, double allowed, int trials, std::uint64_t seed)
       };
       base.push_back(run(1, !head_second));
       head.push_back(run(factor, head_second));
-      if (round % 2 == 1 && round >= 11) {
+      if (round % 2 == 1 && round >= 5) {
         v = judge_ab(base, head, allowed);
         if (v.kind != change::ambiguous) {
           break;
@@ -413,14 +474,60 @@ ab_rates sessions(double factor, double allowed, int trials, std::uint64_t seed)
 }
 
 TEST(JudgeAB, ErrorRatesWithDriftAndPositionEffects) {
-  // Harsher than the measured session (its quads spread about 3%): false alarms stay at the
-  // one-sided 2.5% a look, and a 10% slowdown is caught; a 5% one against 2% mostly runs out
-  // of rounds here (scripts/bench-stability.sh measures the real machine).
+  // Harsher than the measured sessions: false alarms stay at the one-sided 2.5% a look, and a
+  // 10% slowdown is caught.
   const ab_rates unchanged = sessions(1.0, 1.02, 400, 7);
   EXPECT_LE(unchanged.failed, 16);
   const ab_rates slower = sessions(1.10, 1.02, 400, 8);
-  EXPECT_GE(slower.failed, 320); // about 86%, the rest out of rounds
+  EXPECT_GE(slower.failed, 360);
   EXPECT_EQ(slower.passed, 0);
+}
+
+// perfgate ab sessions drawn from measured run medians of BM_triad on the 2-core VM (a run in
+// a session is any of them, the head's times `factor` x): judged as perfgate ab judges, after
+// every pair of rounds from the sixth, up to 60 rounds.
+ab_rates resampled_sessions(const std::vector<double>& medians, double factor, int trials,
+                            std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  ab_rates r;
+  for (int t = 0; t < trials; ++t) {
+    std::vector<double> base, head;
+    ab_verdict v;
+    for (int round = 0; round < 60; ++round) {
+      base.push_back(medians[rng() % medians.size()]);
+      head.push_back(factor * medians[rng() % medians.size()]);
+      if (round % 2 == 1 && round >= 5) {
+        v = judge_ab(base, head, 1.02);
+        if (v.kind != change::ambiguous) {
+          break;
+        }
+      }
+    }
+    (v.kind == change::slower ? r.failed : v.kind == change::ambiguous ? r.ambiguous : r.passed)++;
+  }
+  return r;
+}
+
+std::vector<double> measured_medians(const std::string& file, const std::string& key) {
+  std::ifstream in(std::string(PERFGATE_TEST_DATA_DIR) + "/statistics/" + file);
+  return nlohmann::json::parse(in).at(key).get<std::vector<double>>();
+}
+
+TEST(JudgeAB, SessionsResampledFromMeasuredRunMedians) {
+  // Issue 34's target for perfgate ab: unchanged never fails, a 5% slowdown against a 2%
+  // allowance fails in at least 18 of 20 sessions. Two measured sets of the same afternoon:
+  // thirty runs 16.7-20.8 ms (simulated: 0% and 95% failed) and twenty runs 14.4-19.1 ms
+  // (1% and 84%: its runs pile up at the fastest, which a rank test over all runs weighs less
+  // than the floor would).
+  const auto later = measured_medians("triad_dot_alternating_2026-11-26.json",
+                                      "triad_run_medians_ms");
+  const auto earlier = measured_medians("triad_run_medians_2026-11-26.json", "run_medians_ms");
+  ASSERT_EQ(later.size(), 30U);
+  ASSERT_EQ(earlier.size(), 20U);
+  EXPECT_LE(resampled_sessions(later, 1.0, 400, 11).failed, 8);
+  EXPECT_LE(resampled_sessions(earlier, 1.0, 400, 12).failed, 12);
+  EXPECT_GE(resampled_sessions(later, 1.05, 400, 13).failed, 360);
+  EXPECT_GE(resampled_sessions(earlier, 1.05, 400, 14).failed, 310);
 }
 
 } // namespace
