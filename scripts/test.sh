@@ -96,6 +96,6 @@ done
 if [ "${PERFGATE_FUZZ_SMOKE:-1}" != 0 ]; then
   echo "==> fuzz smoke"
   rc=0
-  "$root/scripts/fuzz.sh" --seconds 5 || rc=$?
+  "$root/scripts/fuzz.sh" --seconds 2 || rc=$?
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || exit $rc
 fi
