@@ -72,11 +72,22 @@ std::optional<double> run_time(const report& r, const std::string& kernel) {
   if (k == r.kernels.end() || !k->result.efficiency) {
     return std::nullopt;
   }
-  std::vector<double> times;
-  for (double e : detail::efficiency_samples(*k, *k->result.efficiency)) {
-    times.push_back(1 / e);
+  const auto times =
+      stats::relative_times({detail::efficiency_samples(*k, *k->result.efficiency)});
+  return times.empty() ? 1 / *k->result.efficiency : stats::median(times.front());
+}
+
+// The SM clock each run measured while `kernel` ran (GPU collectors), in round order.
+std::vector<double> run_clocks(const std::vector<report>& runs, const std::string& kernel) {
+  std::vector<double> mhz;
+  for (const auto& r : runs) {
+    for (const auto& k : r.kernels) {
+      if (k.name == kernel && k.measured && k.measured->sm_clock_mhz) {
+        mhz.push_back(*k.measured->sm_clock_mhz);
+      }
+    }
   }
-  return times.empty() ? 1 / *k->result.efficiency : stats::median(times);
+  return mhz;
 }
 
 // The head's first run with every kernel judged against the base over all rounds
@@ -103,6 +114,10 @@ report judge(const ab_options& o, const std::vector<report>& base,
     const double base_eff = 1 / stats::median(b), head_eff = 1 / stats::median(h);
     auto judged = detail::judge_interleaved(b, h, base_eff, head_eff, o.max_efficiency_drop,
                                             o.confidence, on, "the base build " + o.base_binary);
+    const auto clocks =
+        detail::compare_ab_clocks(run_clocks(base, k.name), run_clocks(head, k.name));
+    judged.warnings.insert(judged.warnings.end(), clocks.warnings.begin(), clocks.warnings.end());
+    judged.notes.insert(judged.notes.end(), clocks.notes.begin(), clocks.notes.end());
     k.result.ab = judged.ab;
     k.result.baseline_efficiency = base_eff;
     auto& reasons = k.result.reasons;

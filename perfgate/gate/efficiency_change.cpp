@@ -20,21 +20,6 @@ bool differs(double base, double head) {
   return base > 0 ? std::fabs(head - base) / base > 0.01 : head > 0;
 }
 
-stats::runs inverted(const stats::runs& efficiencies) {
-  stats::runs out;
-  for (const auto& run : efficiencies) {
-    auto& v = out.emplace_back();
-    if (run.empty()) {
-      out.pop_back();
-      continue;
-    }
-    for (double e : run) {
-      v.push_back(1 / e); // time over roof time: larger is slower, like the times themselves
-    }
-  }
-  return out;
-}
-
 std::string p_value(double p) { return p < 1e-4 ? "< 0.0001" : fixed(p, 4); }
 
 } // namespace
@@ -110,7 +95,8 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
   }
   const double allowed = 1 / (1 - max_drop);
   const stats::change_verdict v =
-      stats::judge_change(inverted(base.runs), inverted(head.runs), allowed, confidence);
+      stats::judge_change(stats::relative_times(base.runs), stats::relative_times(head.runs),
+                          allowed, confidence);
   out.change = v;
   const auto& r = v.ratio;
   const std::string numbers =
@@ -157,7 +143,8 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
   efficiency_judgement out;
   const double allowed = 1 / (1 - max_drop);
   const stats::floor_verdict v =
-      stats::judge_floor(inverted(base.runs), inverted(head.runs), allowed, confidence);
+      stats::judge_floor(stats::relative_times(base.runs), stats::relative_times(head.runs),
+                         allowed, confidence);
   out.confirmation = v;
   const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
   const std::string work =
@@ -237,6 +224,27 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
                                       "settle it"
                                 : "the slowdown sits at the allowance itself"));
     break;
+  }
+  return out;
+}
+
+efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
+                                       const std::vector<double>& head_mhz) {
+  efficiency_judgement out;
+  if (base_mhz.empty() || head_mhz.empty()) {
+    return out;
+  }
+  const double base = stats::median(base_mhz), head = stats::median(head_mhz);
+  const std::string clocks = "SM clock " + fixed(head, 0) + " MHz in the head's runs vs " +
+                             fixed(base, 0) + " MHz in the base's (medians of " +
+                             std::to_string(head_mhz.size()) + " and " +
+                             std::to_string(base_mhz.size()) + " runs)";
+  if (std::fabs(head / base - 1) > 0.02) {
+    out.warnings.push_back(clocks + ": the builds ran at different clocks, so the time ratio "
+                                    "holds the clocks' as well as the code's (lock them, e.g. "
+                                    "nvidia-smi --lock-gpu-clocks, or keep the GPU cool)");
+  } else {
+    out.notes.push_back(clocks + ": equal within 2%");
   }
   return out;
 }

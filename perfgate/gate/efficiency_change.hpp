@@ -72,6 +72,14 @@ struct efficiency_sides {
                                                      double confidence, const std::string& on,
                                                      const std::string& against);
 
+/// The SM clocks two builds' runs ran at in one A/B session (a run's mean clock while the kernel
+/// ran, MHz; one per run that measured it). Whatever sets a GPU's clock (a power cap, the
+/// temperature, another job) sets its speed, so the builds' times compare only at equal
+/// clocks: a warning when the medians differ by more than 2% (the baseline gate's tolerance),
+/// else a note that they agreed; nothing unless both sides measured clocks.
+[[nodiscard]] efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
+                                                     const std::vector<double>& head_mhz);
+
 /// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
 /// changed in the work between two runs of a kernel.
 [[nodiscard]] std::string work_change_text(const work_numbers& base, const work_numbers& head);

@@ -43,11 +43,7 @@ entry entry_from(const detail::json_fields& f, const std::string& where) {
 // A point of the series: the fastest run median of the runs' 1 / efficiency (larger is slower).
 double floor_of(const stats::runs& runs) {
   double best = std::numeric_limits<double>::infinity();
-  for (const auto& run : runs) {
-    std::vector<double> times;
-    for (double e : run) {
-      times.push_back(1 / e);
-    }
+  for (const auto& times : stats::relative_times(runs)) {
     best = std::min(best, stats::median(times));
   }
   return best;

@@ -148,6 +148,20 @@ void check_confidence(double confidence) {
 
 } // namespace
 
+runs relative_times(const runs& efficiencies) {
+  runs out;
+  for (const auto& run : efficiencies) {
+    if (run.empty()) {
+      continue;
+    }
+    auto& times = out.emplace_back();
+    for (double e : run) {
+      times.push_back(1 / e);
+    }
+  }
+  return out;
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) {
     throw std::invalid_argument("the median of no values");

@@ -68,6 +68,11 @@ struct rank_test {
 /// run's median triad time sat 3-13% below twenty later runs'.
 using runs = std::vector<std::vector<double>>;
 
+/// Per-sample efficiencies as relative times (1 / efficiency: time over the roof's, larger is
+/// slower, like the times themselves), run by run; an empty run is left out. How the gate, A/B
+/// and history compare efficiencies measured at different times.
+[[nodiscard]] runs relative_times(const runs& efficiencies);
+
 /// The bootstrap of median(head) / median(base) over runs. With one run a side it is the plain
 /// bootstrap above. One run against several (a run against a baseline of k runs): each run's
 /// samples are resampled as they are, and the one run's unknown run effect is drawn for a new

@@ -37,5 +37,33 @@ TEST(EfficiencySamples, EachLaunchAgainstTheRoofOfOneLaunch) {
   EXPECT_TRUE(efficiency_samples(k, 0.5).empty());
 }
 
+TEST(CompareABClocks, WarnsBeyondTwoPercentNotesOtherwise) {
+  // An H200 under its power cap: the head's runs at 1710 MHz, the base's at 1980 (13.6% apart).
+  const auto apart = compare_ab_clocks({1980, 1975, 1985}, {1710, 1700, 1720});
+  ASSERT_EQ(apart.warnings.size(), 1U);
+  EXPECT_NE(apart.warnings[0].find("1710 MHz in the head's runs vs 1980 MHz"), std::string::npos);
+  EXPECT_TRUE(apart.notes.empty());
+  EXPECT_TRUE(apart.failures.empty());
+  // 1.5% apart: equal enough.
+  const auto close = compare_ab_clocks({1980, 1980}, {1950, 1951});
+  EXPECT_TRUE(close.warnings.empty());
+  ASSERT_EQ(close.notes.size(), 1U);
+  EXPECT_NE(close.notes[0].find("equal within 2%"), std::string::npos);
+  // A CPU benchmark, or one side without clocks: nothing to compare.
+  const auto none = compare_ab_clocks({}, {1700});
+  EXPECT_TRUE(none.warnings.empty() && none.notes.empty());
+}
+
+TEST(JudgeInterleaved, FailsOnlyASlowdownBeyondTheAllowance) {
+  // Run times 1.3x the base's in every round: SLOWER beyond a 10% drop; within a 25% one, SAME.
+  const std::vector<double> base(6, 1.0), head(6, 1.3);
+  const auto slower = judge_interleaved(base, head, 0.25, 0.19, 0.10, 0.95, " on gpu", "the base");
+  ASSERT_EQ(slower.failures.size(), 1U);
+  EXPECT_EQ(slower.ab->kind, stats::change::slower);
+  const auto same = judge_interleaved(base, head, 0.25, 0.19, 0.25, 0.95, " on gpu", "the base");
+  EXPECT_TRUE(same.failures.empty() && same.warnings.empty());
+  EXPECT_EQ(same.ab->kind, stats::change::same);
+}
+
 } // namespace
 } // namespace perfgate::detail
