@@ -7,7 +7,7 @@
 #include <perfgate/profile.hpp>
 
 #include "collectors/cupti/run_info.hpp"
-#include "collectors/launch_groups.hpp"
+#include "importers/launch_groups.hpp"
 #ifdef PERFGATE_HAVE_CUPTI
 #include "collectors/cupti/chip_metrics.hpp"
 #endif

@@ -5,6 +5,7 @@
 
 #include "importers/counter_mapping.hpp"
 #include "importers/csv_reader.hpp"
+#include "importers/launch_groups.hpp"
 
 #include <algorithm>
 #include <array>
@@ -68,6 +69,7 @@ std::optional<std::array<std::uint64_t, 3>> parse_dim3(std::string_view s) {
 
 // Launches of the kernels of one file, in the order kernels first appear.
 struct kernel_launches {
+  std::string name; ///< the kernel's name as ncu wrote it
   std::uint64_t launches = 0;
   std::map<std::string, double, std::less<>> totals;      ///< metric -> sum in base units
   std::map<std::string, std::uint64_t, std::less<>> seen; ///< metric -> launches having it
@@ -76,15 +78,22 @@ struct kernel_launches {
   std::optional<launch_config> launch;
 };
 
+// A kernel name's launches, one entry per launch configuration (grid and block as ncu wrote
+// them): work and time always come from the same launches (importers/launch_groups.hpp).
 struct launch_table {
-  std::vector<std::string> order;
+  std::vector<std::string> order; ///< keys, in the order first launched
   std::map<std::string, kernel_launches> kernels;
   std::string device;
 
-  kernel_launches& kernel(const std::string& name) {
-    auto [it, inserted] = kernels.try_emplace(name);
+  kernel_launches& kernel(const std::string& name, const csv_row& row,
+                          std::optional<std::size_t> grid, std::optional<std::size_t> block) {
+    auto field = [&](std::optional<std::size_t> c) {
+      return c && *c < row.fields.size() ? row.fields[*c] : std::string();
+    };
+    auto [it, inserted] = kernels.try_emplace(name + '\n' + field(grid) + '\n' + field(block));
     if (inserted) {
-      order.push_back(name);
+      order.push_back(it->first);
+      it->second.name = name;
     }
     return it->second;
   }
@@ -191,8 +200,32 @@ profile finish(launch_table& t, const std::string& file, profile_format format,
   p.device_name = t.device;
   p.warp_size = 32; // Nsight Compute profiles NVIDIA GPUs only
   p.native_counter_names = native_names(sources);
-  for (const auto& name : t.order) {
-    kernel_launches& k = t.kernels[name];
+  // A name launched in several configurations is a kernel per configuration, named as the
+  // CUPTI collector names its launch groups (" [grid 1056x1x1 block 256x1x1]").
+  std::map<std::string, std::vector<launch_shape>, std::less<>> shapes_of;
+  for (const auto& key : t.order) {
+    const kernel_launches& k = t.kernels[key];
+    launch_shape s;
+    if (k.launch) {
+      s.grid = k.launch->grid;
+      s.block = k.launch->block;
+    }
+    shapes_of[k.name].push_back(s);
+  }
+  std::map<std::string, std::vector<std::string>, std::less<>> suffixes;
+  for (const auto& [name, shapes] : shapes_of) {
+    if (shapes.size() > 1) {
+      for (const auto& g : group_launches(shapes, std::vector<double>(shapes.size(), 0.0))) {
+        suffixes[name].push_back(g.suffix);
+      }
+    }
+  }
+  std::map<std::string, std::size_t, std::less<>> nth;
+  for (const auto& key : t.order) {
+    kernel_launches& k = t.kernels[key];
+    const auto suffix = suffixes.find(k.name);
+    const std::string name =
+        suffix == suffixes.end() ? k.name : k.name + suffix->second.at(nth[k.name]++);
     // A metric present in only some launches cannot give a total: treat it as missing.
     std::map<std::string, double, std::less<>> complete;
     for (const auto& [metric, total] : k.totals) {
@@ -403,7 +436,7 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
     check_row_width(row, header, file);
     const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     note_device(t, row, dev_col);
-    kernel_launches& k = t.kernel(name);
+    kernel_launches& k = t.kernel(name, row, grid_col, block_col);
     ++k.launches;
     note_launch(k, row, grid_col, block_col);
     for (const auto& [c, metric] : metric_cols) {
@@ -455,7 +488,7 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
     }
     const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     const std::string& id = row.fields[id_col];
-    kernel_launches& k = t.kernel(name);
+    kernel_launches& k = t.kernel(name, row, grid_col, block_col);
     if (id != current_id) { // rows of one launch are contiguous
       current_id = id;
       ++k.launches;

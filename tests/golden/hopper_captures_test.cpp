@@ -146,7 +146,40 @@ TEST(HopperCaptures, NoKernelOfThePublicCapturesBeatsItsRoof) {
       }
     }
   }
-  EXPECT_EQ(judged, 146);
+  EXPECT_EQ(judged, 152); // 146 before torch.rand's kernel became a kernel per configuration
+}
+
+// Nsight Compute's rows are launches. PyTorch's torch.rand kernel runs at two sizes in the
+// captures (7 launches: 6 on a grid of 1056 blocks, 1 on 144), and a kernel per name summed
+// them; now each launch configuration is its own kernel, named as the CUPTI collector names
+// its launch groups, with its own launches' work and time.
+TEST(HopperCaptures, AKernelLaunchedInTwoConfigurationsIsAKernelPerConfiguration) {
+  for (const std::string file :
+       {"h200/torch_ncu_raw_h200_noclk.csv", "h100/torch_ncu_raw_h100_noclk.csv"}) {
+    SCOPED_TRACE(file);
+    const auto p = perfgate::import_profile(data + file);
+    EXPECT_EQ(p.kernels.size(), 18U); // 17 names
+    std::vector<const perfgate::kernel_profile*> rand;
+    for (const auto& k : p.kernels) {
+      // torch.rand's Philox kernel (torch.randn's, of another name, runs at one size).
+      if (k.name.find("distribution_elementwise_grid_stride_kernel") != std::string::npos &&
+          k.name.find(" [grid ") != std::string::npos) {
+        rand.push_back(&k);
+      }
+    }
+    ASSERT_EQ(rand.size(), 2U);
+    // In the order first launched: the large grid first.
+    EXPECT_TRUE(rand[0]->name.ends_with(" [grid 1056x1x1 block 256x1x1]")) << rand[0]->name;
+    EXPECT_TRUE(rand[1]->name.ends_with(" [grid 144x1x1 block 256x1x1]")) << rand[1]->name;
+    EXPECT_EQ(rand[0]->invocations, 6U);
+    EXPECT_EQ(rand[1]->invocations, 1U);
+    ASSERT_TRUE(rand[0]->launch && rand[1]->launch);
+    EXPECT_EQ(rand[0]->launch->grid[0], 1056U);
+    EXPECT_EQ(rand[1]->launch->grid[0], 144U);
+    ASSERT_TRUE(rand[0]->duration && rand[1]->duration);
+    EXPECT_EQ(rand[0]->duration->samples, 6U);
+    EXPECT_EQ(rand[1]->duration->samples, 1U);
+  }
 }
 
 // The tensor pipe runs SIMT HFMA2 too. A scan's, reduction's or RNG kernel's HFMA2 in partial

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Grouping a kernel's launches by configuration and work (collectors/launch_groups.hpp).
-#include "collectors/launch_groups.hpp"
+// Grouping a kernel's launches by configuration and work (importers/launch_groups.hpp).
+#include "importers/launch_groups.hpp"
 
 #include <gtest/gtest.h>
 

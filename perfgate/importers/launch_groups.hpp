@@ -3,6 +3,8 @@
 // kernel name launched at several sizes (a grid per problem size, or one grid-stride grid over
 // different element counts) is several kernels to judge. A launch's group is its configuration
 // (grid, block, dynamic shared memory) and its work (warp instructions executed, within 2%).
+// The CUPTI collector groups by both; the ncu importer, whose rows are launches, by the
+// configuration (its suffixes, for the same names in both).
 #pragma once
 
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "collectors/launch_groups.hpp"
+#include "importers/launch_groups.hpp"
 
 #include <algorithm>
 #include <cmath>
