@@ -67,6 +67,20 @@ std::optional<std::array<std::uint64_t, 3>> parse_dim3(std::string_view s) {
   return out;
 }
 
+// A launch's configuration, where its row names one that can be read.
+std::optional<launch_config> read_launch(const csv_row& row, std::optional<std::size_t> grid,
+                                         std::optional<std::size_t> block) {
+  if (!grid || !block || *grid >= row.fields.size() || *block >= row.fields.size()) {
+    return std::nullopt;
+  }
+  const auto g = parse_dim3(row.fields[*grid]);
+  const auto b = parse_dim3(row.fields[*block]);
+  if (!g || !b) {
+    return std::nullopt;
+  }
+  return launch_config{*g, *b};
+}
+
 // Launches of the kernels of one file, in the order kernels first appear.
 struct kernel_launches {
   std::string name; ///< the kernel's name as ncu wrote it
@@ -78,22 +92,33 @@ struct kernel_launches {
   std::optional<launch_config> launch;
 };
 
-// A kernel name's launches, one entry per launch configuration (grid and block as ncu wrote
-// them): work and time always come from the same launches (importers/launch_groups.hpp).
+// A kernel name's launches, one entry per launch configuration (grid and block): work and time
+// always come from the same launches (importers/launch_groups.hpp).
 struct launch_table {
   std::vector<std::string> order; ///< keys, in the order first launched
   std::map<std::string, kernel_launches> kernels;
   std::string device;
 
+  // Keyed by the parsed configuration, so that "(1, 1, 1)" and "(1,1,1)" are one; a launch
+  // whose configuration is missing or unreadable shares the key "?" of its name.
   kernel_launches& kernel(const std::string& name, const csv_row& row,
                           std::optional<std::size_t> grid, std::optional<std::size_t> block) {
-    auto field = [&](std::optional<std::size_t> c) {
-      return c && *c < row.fields.size() ? row.fields[*c] : std::string();
-    };
-    auto [it, inserted] = kernels.try_emplace(name + '\n' + field(grid) + '\n' + field(block));
+    const std::optional<launch_config> config = read_launch(row, grid, block);
+    std::string key = name + '\n';
+    if (config) {
+      for (const auto& dims : {config->grid, config->block}) {
+        for (const auto d : dims) {
+          key += std::to_string(d) + ',';
+        }
+      }
+    } else {
+      key += '?';
+    }
+    auto [it, inserted] = kernels.try_emplace(std::move(key));
     if (inserted) {
       order.push_back(it->first);
       it->second.name = name;
+      it->second.launch = config;
     }
     return it->second;
   }
@@ -202,30 +227,36 @@ profile finish(launch_table& t, const std::string& file, profile_format format,
   p.native_counter_names = native_names(sources);
   // A name launched in several configurations is a kernel per configuration, named as the
   // CUPTI collector names its launch groups (" [grid 1056x1x1 block 256x1x1]").
-  std::map<std::string, std::vector<launch_shape>, std::less<>> shapes_of;
+  std::map<std::string, std::vector<std::string>, std::less<>> keys_of;
   for (const auto& key : t.order) {
-    const kernel_launches& k = t.kernels[key];
-    launch_shape s;
-    if (k.launch) {
-      s.grid = k.launch->grid;
-      s.block = k.launch->block;
-    }
-    shapes_of[k.name].push_back(s);
+    keys_of[t.kernels[key].name].push_back(key);
   }
-  std::map<std::string, std::vector<std::string>, std::less<>> suffixes;
-  for (const auto& [name, shapes] : shapes_of) {
-    if (shapes.size() > 1) {
-      for (const auto& g : group_launches(shapes, std::vector<double>(shapes.size(), 0.0))) {
-        suffixes[name].push_back(g.suffix);
+  std::map<std::string, std::string, std::less<>> suffix_of; // key -> suffix
+  for (const auto& [name, keys] : keys_of) {
+    if (keys.size() < 2) {
+      continue;
+    }
+    // Keys are distinct configurations: each launch below is its own group.
+    std::vector<launch_shape> shapes;
+    for (const auto& key : keys) {
+      launch_shape s;
+      if (const auto& c = t.kernels[key].launch) {
+        s.grid = c->grid;
+        s.block = c->block;
+      }
+      shapes.push_back(s);
+    }
+    for (const auto& g : group_launches(shapes, std::vector<double>(shapes.size(), 0.0))) {
+      for (const std::size_t i : g.launches) {
+        suffix_of[keys[i]] =
+            t.kernels[keys[i]].launch ? g.suffix : std::string(" [launch configuration unknown]");
       }
     }
   }
-  std::map<std::string, std::size_t, std::less<>> nth;
   for (const auto& key : t.order) {
     kernel_launches& k = t.kernels[key];
-    const auto suffix = suffixes.find(k.name);
-    const std::string name =
-        suffix == suffixes.end() ? k.name : k.name + suffix->second.at(nth[k.name]++);
+    const auto suffix = suffix_of.find(key);
+    const std::string name = suffix == suffix_of.end() ? k.name : k.name + suffix->second;
     // A metric present in only some launches cannot give a total: treat it as missing.
     std::map<std::string, double, std::less<>> complete;
     for (const auto& [metric, total] : k.totals) {
@@ -267,18 +298,6 @@ constexpr std::string_view details_table = "`ncu --csv` (details page) output";
 void note_device(launch_table& t, const csv_row& row, std::optional<std::size_t> col) {
   if (col && *col < row.fields.size() && t.device.empty()) {
     t.device = row.fields[*col];
-  }
-}
-
-void note_launch(kernel_launches& k, const csv_row& row, std::optional<std::size_t> grid,
-                 std::optional<std::size_t> block) {
-  if (k.launch || !grid || !block || *grid >= row.fields.size() || *block >= row.fields.size()) {
-    return;
-  }
-  const auto g = parse_dim3(row.fields[*grid]);
-  const auto b = parse_dim3(row.fields[*block]);
-  if (g && b) {
-    k.launch = launch_config{*g, *b};
   }
 }
 
@@ -438,7 +457,6 @@ profile import_ncu_csv_raw(std::string_view text, const std::string& file) {
     note_device(t, row, dev_col);
     kernel_launches& k = t.kernel(name, row, grid_col, block_col);
     ++k.launches;
-    note_launch(k, row, grid_col, block_col);
     for (const auto& [c, metric] : metric_cols) {
       if (is_missing_value(row.fields[c])) {
         continue;
@@ -477,6 +495,7 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
   const std::size_t needed = std::max({id_col, kernel_col, name_col, unit_col, value_col}) + 1;
   launch_table t;
   std::string current_id;
+  kernel_launches* k = nullptr; // the current launch's kernel, chosen by its first row
   for (auto it = std::next(header_it); it != rows.end(); ++it) {
     const csv_row& row = *it;
     if (row.fields.size() < needed || row.fields.size() > header.fields.size()) {
@@ -488,11 +507,10 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
     }
     const std::string& name = launch_kernel_name(row, id_col, kernel_col, file);
     const std::string& id = row.fields[id_col];
-    kernel_launches& k = t.kernel(name, row, grid_col, block_col);
-    if (id != current_id) { // rows of one launch are contiguous
+    if (id != current_id || k == nullptr) { // rows of one launch are contiguous
       current_id = id;
-      ++k.launches;
-      note_launch(k, row, grid_col, block_col);
+      k = &t.kernel(name, row, grid_col, block_col);
+      ++k->launches;
     }
     const std::string& metric = row.fields[name_col];
     if (metric.empty()) {
@@ -505,7 +523,7 @@ profile import_ncu_csv_details(std::string_view text, const std::string& file) {
     if (!is_used_metric(metric) || is_missing_value(row.fields[value_col])) {
       continue;
     }
-    add_metric(k, metric,
+    add_metric(*k, metric,
                scaled_value(file, row.line, value_col + 1, metric, row.fields[value_col],
                             row.fields[unit_col]));
   }

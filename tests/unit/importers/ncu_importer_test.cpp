@@ -2,6 +2,7 @@
 // Nsight Compute CSV, both layouts, against fixtures printed by a real ncu 2024.1.1
 // (tests/data/ncu/FORMAT.md says how they were made and lists the expected totals).
 #include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/model.hpp>
 
@@ -278,4 +279,65 @@ TEST(NcuImporter, RateUnitScales) {
   EXPECT_FALSE(ncu_unit_scale("second/second"));
   EXPECT_FALSE(ncu_unit_scale("cycle/nsecond/second"));
   EXPECT_FALSE(ncu_unit_scale("cycle/furlong"));
+}
+
+namespace {
+// raw_two_kernels.csv with saxpy's third launch (ID 3) given another grid (or none).
+perfgate::profile raw_with_third_saxpy_grid(const std::string& grid) {
+  std::string text = perfgate::read_text_file(ncu_dir + "raw_two_kernels.csv");
+  const std::string row = "\"3\",\"48213\"";
+  const auto at = text.find(row);
+  const auto g = text.find("\"(65536, 1, 1)\"", at);
+  text.replace(g, std::string("\"(65536, 1, 1)\"").size(), "\"" + grid + "\"");
+  return perfgate::import_profile_text(text, "raw_two_kernels.csv");
+}
+} // namespace
+
+// Work and time from the same launches: a name launched on two grids is two kernels, named as
+// the CUPTI collector names its launch groups.
+TEST(NcuImporter, ANameLaunchedOnTwoGridsIsAKernelPerGrid) {
+  const auto p = raw_with_third_saxpy_grid("(1024, 1, 1)");
+  ASSERT_EQ(p.kernels.size(), 3U);
+  const auto& big = kernel(p, saxpy + " [grid 65536x1x1 block 256x1x1]");
+  const auto& small = kernel(p, saxpy + " [grid 1024x1x1 block 256x1x1]");
+  EXPECT_EQ(big.invocations, 2U);
+  EXPECT_EQ(small.invocations, 1U);
+  // Each launch counts 6291456 warp instructions (FORMAT.md): a third of the name's total each.
+  EXPECT_EQ(*big.counter("warp_inst_executed"), 2 * 6291456.0);
+  EXPECT_EQ(*small.counter("warp_inst_executed"), 6291456.0);
+  EXPECT_EQ(small.launch->grid[0], 1024U);
+  EXPECT_EQ(kernel(p, sgemm).invocations, 2U); // one grid: its name unchanged
+}
+
+// The configuration is compared as numbers: the same grid written with other spacing is the
+// same launch configuration (the fuzzer's crash: two texts, one shape).
+TEST(NcuImporter, AGridWrittenTwoWaysIsOneConfiguration) {
+  const auto p = raw_with_third_saxpy_grid("(65536,1,1)");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  EXPECT_EQ(kernel(p, saxpy).invocations, 3U);
+}
+
+TEST(NcuImporter, AnUnreadableGridIsItsOwnGroupNamedUnknown) {
+  const auto p = raw_with_third_saxpy_grid("(65536, x, 1)");
+  ASSERT_EQ(p.kernels.size(), 3U);
+  EXPECT_EQ(kernel(p, saxpy + " [grid 65536x1x1 block 256x1x1]").invocations, 2U);
+  const auto& unknown = kernel(p, saxpy + " [launch configuration unknown]");
+  EXPECT_EQ(unknown.invocations, 1U);
+  EXPECT_FALSE(unknown.launch);
+}
+
+// The details page writes a launch as many rows: the launch belongs to the configuration of its
+// first row, even where a later row of it says otherwise.
+TEST(NcuImporter, DetailsRowsOfOneLaunchStayOneLaunch) {
+  std::string text = perfgate::read_text_file(ncu_dir + "long_two_kernels.csv");
+  const std::string first_row_of_launch_3 = "\"3\",\"48213\"";
+  const auto at = text.find(first_row_of_launch_3);
+  const auto second = text.find(first_row_of_launch_3, at + 1);
+  ASSERT_NE(second, std::string::npos);
+  const auto g = text.find("\"(65536, 1, 1)\"", second);
+  text.replace(g, std::string("\"(65536, 1, 1)\"").size(), "\"(1024, 1, 1)\"");
+  const auto p = perfgate::import_profile_text(text, "long_two_kernels.csv");
+  ASSERT_EQ(p.kernels.size(), 2U);
+  EXPECT_EQ(kernel(p, saxpy).invocations, 3U);
+  EXPECT_EQ(*kernel(p, saxpy).counter("warp_inst_executed"), 18874368.0);
 }
