@@ -155,7 +155,7 @@ def thesis_pairs(table, perfgate, work, data):
                 "roof": p["roof"]["time_s"], "same time": measured[src]}, bound=p["roof"]["bound"])
 
 
-def same_gpu(table, perfgate, work, data, devices):
+def same_gpu(table, perfgate, work, data, devices, group="counter-only, same GPU"):
     """The counter-only prediction of a GPU's own captures (the model on the device it ran on)."""
     for label, file, dev in devices:
         d_id = json.loads(Path(dev).read_text())["id"]
@@ -166,7 +166,7 @@ def same_gpu(table, perfgate, work, data, devices):
             if k["measured"]["time_s"] / k["invocations"] < MIN_LAUNCH_S:
                 continue
             p = prediction(k, d_id)
-            table.add("counter-only, same GPU", label, name, k["measured"]["time_s"],
+            table.add(group, label, name, k["measured"]["time_s"],
                       {"model": p["predicted_time_s"], "roof": p["roof"]["time_s"]},
                       bound=p["roof"]["bound"])
 
@@ -231,6 +231,11 @@ def main():
              [h100("torch_ncu_raw_h100_noclk.csv"), h200("torch_ncu_raw_h200_noclk.csv"),
               h100("ops3_ncu_raw_h100_noclk.csv"), h200("ops3_ncu_raw_h200_noclk.csv"),
               h100("torch_ncu_raw.csv"), h200("torch_ncu_raw_h200.csv")])
+    # The same programs on another H100 three days later (with the pipe counters): whether the
+    # error repeats. Apart, so that no kernel counts twice in the figures perfgate shows.
+    same_gpu(table, perfgate, work, data,
+             [h100("torch_pipes_ncu_raw_h100_noclk.csv"), h100("ops3_pipes_ncu_raw_h100_noclk.csv")],
+             group="counter-only, same GPU, again")
 
     groups = []
     for r in table.rows:
