@@ -26,6 +26,7 @@ cuda)
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
+  hip_compiler "$compiler"
   for arch in gfx90a gfx940 gfx1030; do
     asm="$(hip_asm "$compiler" "$flags" $arch "$src/microbench/gpu/gpu_uncoalesced.cu" \
            "$src/microbench/gpu")"

@@ -35,6 +35,7 @@ cuda)
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
+  hip_compiler "$compiler"
   # The first link of a chain may fold into its setup: one fewer at least.
   patterns=('v_fmac_f32|v_fma_f32' 'v_fma_f64' 'v_mad_u32_u24|v_mul_lo_u32|v_mad_u64_u32'
             'v_exp_f32' 'ds_read_b32|ds_load_b32' 'global_load_dword ' 'global_load_dword '

@@ -86,6 +86,7 @@ cuda)
   ;;
 hip)
   compiler="$2" src="$3" flags="$4"
+  hip_compiler "$compiler"
   for arch in gfx90a gfx940 gfx1030; do
     asm="$(hip_asm "$compiler" "$flags" $arch "$src/microbench/gpu/gpu_tensor.cu" \
            "$src/microbench/gpu" "$src/perfgate")"

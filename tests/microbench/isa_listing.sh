@@ -58,6 +58,15 @@ cuda_tools() {
   done
 }
 
+# hip_compiler COMPILER: exit 77 (CTest skip) where the HIP compiler the build was configured
+# with is not here (a build carried to a GPU host without it).
+hip_compiler() {
+  if [ ! -x "$1" ] && ! command -v "$1" >/dev/null; then
+    echo "skipped: no HIP compiler $1 on this machine (the build was configured with it)"
+    exit 77
+  fi
+}
+
 # extract_cubins EXE: every cubin of the executable into $work (removed at exit).
 extract_cubins() {
   work="$(mktemp -d)"
