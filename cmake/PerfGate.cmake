@@ -47,6 +47,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [TARGET_CI <fraction>]
                         [TIME_BUDGET <seconds>]
                         [CONFIRM_BUDGET <seconds>]
+                        [AB_BUDGET <seconds>]
                         [AB_BASE_BINARY <path>]
                         [KEEP_WARM_UP] [FLUSH_L2]
                         [HULL_SPECIES "<class>"]
@@ -153,6 +154,12 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     runs by the floor rule (docs/statistics.md), starting no run that would end after this many
     seconds or after ``TIMEOUT``. Default ``60``; ``0`` turns confirmation off. A line of
     progress is printed after each run.
+
+  ``AB_BUDGET <seconds>``
+    With a ``BASELINE`` that keeps its build (``perfgate baseline accept --keep-build``): a
+    kernel still slower than the stored runs, or undecided, after confirmation is decided by
+    that build and this target run alternately in one session (``perfgate ab``'s rule), for
+    this many seconds at most. Default ``300``; ``0`` leaves such a kernel a warning.
 
   ``AB_BASE_BINARY <path>``
     Compare two builds instead of gating one: the test runs ``perfgate ab`` with this
@@ -396,7 +403,7 @@ endmacro()
 # PERFGATE_AB_BASE_DIR (every test of the project) those criteria are left out instead.
 macro(_perfgate_ab_command name strict)
   foreach(single MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND BASELINE TARGET_CI TIME_BUDGET
-                 CONFIRM_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
+                 CONFIRM_BUDGET AB_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
     if(DEFINED arg_${single} AND ${strict})
       _perfgate_fail(${name} "AB_BASE_BINARY compares two builds: ${single} is a criterion of "
                      "one build's gate (perfgate run), not of perfgate ab")
@@ -426,7 +433,7 @@ function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BASE_BINARY
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY
       LOCAL_DEVICE PIPELINE_LATENCIES)
   set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
@@ -440,7 +447,7 @@ function(add_perf_prediction target)
                    "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
                    "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
                    "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "CONFIRM_BUDGET AB_BASE_BINARY KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
+                   "CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
                    "LABELS TIMEOUT)")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
@@ -550,6 +557,9 @@ function(add_perf_prediction target)
   if(DEFINED arg_CONFIRM_BUDGET)
     _perfgate_check_number(${name} CONFIRM_BUDGET "${arg_CONFIRM_BUDGET}" 0 86400)
   endif()
+  if(DEFINED arg_AB_BUDGET)
+    _perfgate_check_number(${name} AB_BUDGET "${arg_AB_BUDGET}" 0 86400)
+  endif()
   if(DEFINED arg_TIMEOUT)
     _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
     set(timeout "${arg_TIMEOUT}")
@@ -628,6 +638,7 @@ function(add_perf_prediction target)
   endif()
   _perfgate_forward(REPETITIONS --repetitions)
   _perfgate_forward(CONFIRM_BUDGET --confirm-budget)
+  _perfgate_forward(AB_BUDGET --ab-budget)
   if(arg_KEEP_WARM_UP)
     list(APPEND command --keep-warm-up)
   endif()

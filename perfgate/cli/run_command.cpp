@@ -8,6 +8,7 @@
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
+#include "cli/ab_session.hpp"
 #include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
 #include "collectors/nvbench_collector.hpp"
@@ -54,6 +55,7 @@ struct run_options {
   std::optional<double> target_ci;
   double time_budget_s = 60;
   double confirm_budget_s = 60;
+  double ab_budget_s = 300;
   double confidence = 0.95;
   bool keep_warm_up = false;
   bool flush_l2 = false;
@@ -268,6 +270,92 @@ int check_gated_kernels_present(const profile& p, const std::string& regex) {
     return static_cast<int>(exit_status::gate_failure);
   }
   return 0;
+}
+
+// Kernels whose verdict against the stored baseline is a slowdown beyond the allowance or
+// still undecided, after any confirmation runs.
+std::vector<std::string> slower_or_undecided(const report& r) {
+  std::vector<std::string> names;
+  for (const auto& k : r.kernels) {
+    const auto& v = k.result;
+    const bool flagged =
+        v.confirmation ? v.confirmation->kind == stats::change::slower ||
+                             v.confirmation->kind == stats::change::ambiguous
+        : v.change     ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
+                             v.change->kind == stats::change::ambiguous
+                       : false;
+    if (flagged) {
+      names.push_back(k.name);
+    }
+  }
+  return names;
+}
+
+// The baseline's stored build (`baseline accept --keep-build`), checked to be the file that
+// was accepted.
+std::filesystem::path stored_build_of(const run_options& o, const stored_build& build) {
+  const std::filesystem::path exe =
+      std::filesystem::path(o.baseline_file).parent_path() / build.executable;
+  if (!std::filesystem::exists(exe)) {
+    throw input_error(o.baseline_file, "build.executable",
+                      exe.string() + ": no such file (the build the baseline keeps)");
+  }
+  const std::string hash = file_fnv1a64(exe);
+  if (hash != build.fnv1a64) {
+    throw input_error(o.baseline_file, "build.fnv1a64",
+                      exe.string() + " changed since the baseline was accepted (FNV-1a " + hash +
+                          ", the baseline says " + build.fnv1a64 + ")");
+  }
+  return exe;
+}
+
+// Where the baseline keeps its build and a kernel is slower than the stored runs or still
+// undecided: the stored build and this one run alternately in one session (perfgate ab's rule,
+// --ab-budget seconds at most), and that session decides. The stored runs carry the speed of
+// the session they were taken in; on a shared runner that moves by more than the allowance
+// between sessions (docs/statistics.md).
+void decide_by_stored_build(report& r, gate_policy& policy, const run_options& o,
+                            const std::vector<device>& devices,
+                            std::chrono::steady_clock::time_point begun) {
+  if (!policy.base || !policy.base->build || o.ab_budget_s <= 0 || o.collector == "profile") {
+    return;
+  }
+  const std::vector<std::string> names = slower_or_undecided(r);
+  if (names.empty()) {
+    return;
+  }
+  ab_session s;
+  s.base_binary = stored_build_of(o, *policy.base->build).string();
+  s.head_binary = o.program.front();
+  s.args.assign(o.program.begin() + 1, o.program.end());
+  s.collector = o.collector;
+  s.kernels = o.kernels;
+  if (resolved_collector(o.collector, o.program) == "gbench") {
+    s.only_benchmarks = names;
+  }
+  s.max_efficiency_drop = o.max_efficiency_drop;
+  s.confidence = o.confidence;
+  s.repetitions = o.repetitions;
+  s.keep_warm_up = o.keep_warm_up;
+  s.time_budget_s = o.ab_budget_s;
+  if (o.timeout_s) {
+    const double left =
+        *o.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+    s.time_budget_s = std::min(s.time_budget_s, left);
+    s.timeout_s = std::max(left, 1e-3);
+  }
+  std::cerr << "perfgate: " << names.size() << " kernel" << (names.size() == 1 ? "" : "s")
+            << " slower than the stored baseline or undecided: the baseline's build "
+            << s.base_binary << " and this one run alternately to decide (--ab-budget "
+            << detail::fixed(s.time_budget_s, 0) << " s)\n";
+  auto outcome = run_ab_session(s, devices, r.meta);
+  for (const auto& name : names) {
+    if (const auto runs = outcome.runs.find(name); runs != outcome.runs.end()) {
+      policy.ab_runs[name] = std::move(runs->second);
+      policy.ab_runs[name].base_name = policy.base->build->executable;
+    }
+  }
+  apply_gate(r, policy);
 }
 
 std::optional<bound_class> parse_bound(const std::string& s) {
@@ -504,6 +592,12 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "0 turns it off. A recorded profile is never run again")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
+  cmd->add_option("--ab-budget", o->ab_budget_s,
+                  "Where the baseline keeps its build (baseline accept --keep-build) and a "
+                  "kernel is slower than its stored runs or undecided: run that build and this "
+                  "one alternately for this many seconds at most to decide (0: never)")
+      ->check(CLI::Range(0.0, 86400.0))
+      ->capture_default_str();
   cmd->add_flag("--flush-l2", o->flush_l2,
                 "cupti: flush the GPU's L2 before every launch of the timing run (cold-cache "
                 "times; ncu does so by default)");
@@ -549,6 +643,9 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     }
     if (!o->baseline_file.empty()) {
       policy.base = baseline_from_json(read_text_file(o->baseline_file), o->baseline_file);
+      if (policy.base->build && o->ab_budget_s > 0) {
+        (void)stored_build_of(*o, *policy.base->build); // a bad copy fails before any run
+      }
     }
     pin_to_ctest_gpu(*o, argv);
     // Collect first: a collector that cannot work here skips (77) before a missing local
@@ -573,6 +670,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     r.meta = make_run_meta("run", argv);
     apply_gate(r, policy);
     confirm(r, policy, *o, devices, begun);
+    decide_by_stored_build(r, policy, *o, devices, begun);
     print_summary(r);
     if (!o->report_file.empty()) {
       const std::filesystem::path path(o->report_file);
@@ -597,6 +695,7 @@ action add_baseline_command(CLI::App& app) {
   struct options {
     std::vector<std::string> report_files;
     std::string output;
+    std::string keep_build;
   };
   auto o = std::make_shared<options>();
   auto* cmd =
@@ -612,6 +711,10 @@ action add_baseline_command(CLI::App& app) {
       ->required();
   accept->add_option("-o,--output", o->output, "perfgate-baseline/2 file to write (atomically)")
       ->required();
+  accept->add_option("--keep-build", o->keep_build,
+                     "The executable the reports measured: a copy is kept beside the baseline "
+                     "(OUTPUT's name with .build/), so a later run slower than the stored runs "
+                     "or undecided runs it alternately with itself to decide (run --ab-budget)");
   return [o]() {
     std::vector<report> runs;
     for (const auto& f : o->report_files) {
@@ -622,7 +725,19 @@ action add_baseline_command(CLI::App& app) {
       source += " and " + std::to_string(o->report_files.size() - 1) + " more run" +
                 (o->report_files.size() > 2 ? "s" : "");
     }
-    emit(baseline_to_json(baseline_from_reports(runs, source)), o->output);
+    baseline b = baseline_from_reports(runs, source);
+    if (!o->keep_build.empty()) {
+      // Beside the baseline, so the two travel together (a cache, an artifact, a commit).
+      const std::filesystem::path out(o->output);
+      const std::filesystem::path relative =
+          std::filesystem::path(out.stem().string() + ".build") /
+          std::filesystem::path(o->keep_build).filename();
+      const std::filesystem::path copy = out.parent_path() / relative;
+      copy_executable(o->keep_build, copy);
+      b.build = stored_build{relative.string(), file_fnv1a64(copy)};
+      std::cerr << "perfgate: kept " << o->keep_build << " as " << copy.string() << "\n";
+    }
+    emit(baseline_to_json(b), o->output);
     return 0;
   };
 }

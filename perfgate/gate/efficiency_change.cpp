@@ -239,14 +239,26 @@ efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
                              fixed(base, 0) + " MHz in the base's (medians of " +
                              std::to_string(head_mhz.size()) + " and " +
                              std::to_string(base_mhz.size()) + " runs)";
-  if (std::fabs(head / base - 1) > 0.02) {
-    out.warnings.push_back(clocks + ": the builds ran at different clocks, so the time ratio "
-                                    "holds the clocks' as well as the code's (lock them, e.g. "
-                                    "nvidia-smi --lock-gpu-clocks, or keep the GPU cool)");
+  if (std::fabs(head / base - 1) > clock_tolerance) {
+    out.warnings.push_back(clocks +
+                           ": the builds ran at different clocks, so the time ratio holds the "
+                           "clocks' as well as the code's (" +
+                           lock_clocks_advice + ")");
   } else {
-    out.notes.push_back(clocks + ": equal within 2%");
+    out.notes.push_back(clocks + ": equal within " + fixed(clock_tolerance * 100, 0) + "%");
   }
   return out;
+}
+
+efficiency_judgement judge_ab_runs(const interleaved_runs& runs, double max_drop,
+                                   double confidence, const std::string& on,
+                                   const std::string& against) {
+  auto judged = judge_interleaved(runs.base, runs.head, 1 / stats::median(runs.base),
+                                  1 / stats::median(runs.head), max_drop, confidence, on, against);
+  const auto clocks = compare_ab_clocks(runs.base_mhz, runs.head_mhz);
+  judged.warnings.insert(judged.warnings.end(), clocks.warnings.begin(), clocks.warnings.end());
+  judged.notes.insert(judged.notes.end(), clocks.notes.begin(), clocks.notes.end());
+  return judged;
 }
 
 } // namespace perfgate::detail

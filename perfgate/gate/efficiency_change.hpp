@@ -6,6 +6,7 @@
 // is too noisy to judge (counters are deterministic).
 #pragma once
 
+#include <perfgate/gate.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/statistics.hpp>
 
@@ -72,6 +73,12 @@ struct efficiency_sides {
                                                      double confidence, const std::string& on,
                                                      const std::string& against);
 
+/// Two SM clocks further apart than this make two times incomparable (the baseline gate and the
+/// A/B clock check share it), and what to do about it.
+inline constexpr double clock_tolerance = 0.02;
+inline constexpr const char* lock_clocks_advice =
+    "lock them, e.g. nvidia-smi --lock-gpu-clocks, or keep the GPU cool";
+
 /// The SM clocks two builds' runs ran at in one A/B session (a run's mean clock while the kernel
 /// ran, MHz; one per run that measured it). Whatever sets a GPU's clock (a power cap, the
 /// temperature, another job) sets its speed, so the builds' times compare only at equal
@@ -79,6 +86,12 @@ struct efficiency_sides {
 /// else a note that they agreed; nothing unless both sides measured clocks.
 [[nodiscard]] efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
                                                      const std::vector<double>& head_mhz);
+
+/// judge_interleaved over one kernel's runs of an A/B session (the base's and the head's
+/// medians as the efficiencies shown), with compare_ab_clocks' warning or note added.
+[[nodiscard]] efficiency_judgement judge_ab_runs(const interleaved_runs& runs, double max_drop,
+                                                 double confidence, const std::string& on,
+                                                 const std::string& against);
 
 /// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
 /// changed in the work between two runs of a kernel.

@@ -79,11 +79,10 @@ std::vector<std::string> clock_differences(const baseline_kernel& b, const kerne
     return out;
   }
   const auto& now = k.measured->sm_clock_mhz;
-  if (b.sm_clock_mhz && now && std::fabs(*now / *b.sm_clock_mhz - 1) > 0.02) {
+  if (b.sm_clock_mhz && now && std::fabs(*now / *b.sm_clock_mhz - 1) > detail::clock_tolerance) {
     out.push_back("SM clock " + mhz(*now) + " vs " + mhz(*b.sm_clock_mhz) + " in the baseline " +
-                  source +
-                  ": the times were taken at different clocks (lock them, e.g. "
-                  "nvidia-smi --lock-gpu-clocks, or keep the runner cool)");
+                  source + ": the times were taken at different clocks (" +
+                  detail::lock_clocks_advice + ")");
   }
   if (!k.measured->clock_limits.empty() && b.clock_limits.empty() && b.sm_clock_mhz) {
     out.push_back("clocks held down by " + detail::join(k.measured->clock_limits, ", ") +
@@ -262,6 +261,9 @@ std::string baseline_to_json(const baseline& b) {
     }
     j["kernels"].push_back(std::move(jk));
   }
+  if (b.build) {
+    j["build"] = {{"executable", b.build->executable}, {"fnv1a64", b.build->fnv1a64}};
+  }
   return j.dump(2) + "\n";
 }
 
@@ -315,6 +317,18 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
       bk.bounds[dev] = bounds.one_of(dev, {bound_class::memory, bound_class::compute});
     }
     b.kernels.push_back(std::move(bk));
+  }
+  if (root.has("build")) {
+    const auto build = root.object("build");
+    b.build = stored_build{build.string("executable"), build.string("fnv1a64")};
+    const auto& hash = b.build->fnv1a64;
+    if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos) {
+      throw input_error(file, "build.fnv1a64",
+                        "\"" + hash + "\" is not a hash: expected 16 lowercase hex digits");
+    }
+    if (b.build->executable.empty()) {
+      throw input_error(file, "build.executable", "empty: expected the stored build's path");
+    }
   }
   return b;
 }
@@ -423,6 +437,19 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
                                      on, against);
     v.confirmation = judged.confirmation;
     v.confirmation_runs = more->second;
+  }
+  const auto ab = policy.ab_runs.find(k.name);
+  if (ab != policy.ab_runs.end() && !ab->second.base.empty()) {
+    // The stored runs flagged it; the build they were measured with, run alternately with this
+    // one in one session, decides (a stored baseline carries its session's speed).
+    std::vector<std::string> flagged = judged.failures;
+    flagged.insert(flagged.end(), judged.warnings.begin(), judged.warnings.end());
+    judged = detail::judge_ab_runs(ab->second, policy.max_efficiency_drop, policy.confidence, on,
+                                   "the baseline's build " + ab->second.base_name);
+    v.ab = judged.ab;
+    for (const auto& f : flagged) {
+      judged.notes.push_back("the stored runs had said: " + f);
+    }
   }
   for (auto [from, to] :
        {std::pair{&judged.failures, &failures}, std::pair{&judged.warnings, &warnings},

@@ -3,6 +3,7 @@
 #include <perfgate/file_io.hpp>
 
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +41,32 @@ std::string read_text_file(const fs::path& file) {
     throw input_error(file.string(), "", "read error");
   }
   return s.str();
+}
+
+std::string file_fnv1a64(const fs::path& file) {
+  const std::string bytes = read_text_file(file);
+  std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a's offset basis and prime
+  for (const unsigned char c : bytes) {
+    h = (h ^ c) * 0x100000001b3ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+void copy_executable(const fs::path& from, const fs::path& to) {
+  const std::string bytes = read_text_file(from);
+  create_parent_directories(to);
+  write_file_atomically(to, bytes);
+  std::error_code ec;
+  const auto perms = fs::status(from, ec).permissions();
+  if (!ec) {
+    fs::permissions(to, perms, fs::perm_options::replace, ec);
+  }
+  if (ec) {
+    throw input_error(to.string(), "", "cannot give it " + from.string() +
+                                           "'s permissions: " + ec.message());
+  }
 }
 
 void create_parent_directories(const fs::path& file) {

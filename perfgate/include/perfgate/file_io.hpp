@@ -37,4 +37,12 @@ void write_files_atomically(const std::vector<file_content>& files);
 /// and the reason (permission denied, a file in the way, ...).
 void create_parent_directories(const std::filesystem::path& file);
 
+/// The FNV-1a 64-bit hash of a file's bytes, as 16 lowercase hex digits: tells a kept copy
+/// from a changed one (an integrity check, not a cryptographic one). Throws input_error.
+[[nodiscard]] std::string file_fnv1a64(const std::filesystem::path& file);
+
+/// Copies an executable to `to` (its folder created), keeping its permission bits, atomically:
+/// a reader sees the old file or the whole new one. Throws input_error naming either file.
+void copy_executable(const std::filesystem::path& from, const std::filesystem::path& to);
+
 } // namespace perfgate

@@ -49,11 +49,22 @@ struct baseline_kernel {
   std::string occupancy_limit;
 };
 
+/// The build a baseline was measured with, kept beside it (`perfgate baseline accept
+/// --keep-build`): when a later run's verdict against the stored runs is a slowdown or stays
+/// undecided, the gate runs this build and the new one alternately (perfgate ab's rule), and
+/// that decides, since a stored baseline carries its session's speed and a shared runner's
+/// speed moves between sessions (docs/statistics.md).
+struct stored_build {
+  std::string executable; ///< relative to the baseline file's folder, as written
+  std::string fnv1a64;    ///< of the executable's bytes (file_fnv1a64): a changed copy is refused
+};
+
 /// Kernels keyed by name and local device: one baseline may hold the same kernel measured on
 /// several GPUs and CPUs (runners of different kinds), each judged against its own.
 struct baseline {
   std::string source; ///< the report(s) it was accepted from
   std::vector<baseline_kernel> kernels;
+  std::optional<stored_build> build;
   /// The kernel as measured on `local_device`; an entry without a local device (written before
   /// devices were recorded) stands for any. Null when there is none.
   [[nodiscard]] const baseline_kernel* find(std::string_view kernel,
@@ -95,6 +106,15 @@ struct hull_policy {
   hull::assumptions assumed;
 };
 
+/// A kernel's runs in one interleaved A/B session (`perfgate ab`, or `perfgate run` against the
+/// build a baseline keeps): per run of each build its time relative to the roof (1 / efficiency,
+/// the median over the run's samples), in round order, and the SM clock where measured.
+struct interleaved_runs {
+  std::string base_name; ///< what the base is, for the verdict ("the base build ./bench")
+  std::vector<double> base, head;
+  std::vector<double> base_mhz, head_mhz;
+};
+
 struct gate_policy {
   std::optional<double> min_efficiency;    ///< fail below (roof time / measured time)
   double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
@@ -126,6 +146,10 @@ struct gate_policy {
   /// verdict against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor
   /// rule over all its runs (stats::judge_floor) instead.
   std::map<std::string, stats::runs, std::less<>> confirmation_runs;
+  /// Per kernel name, an A/B session of the baseline's stored build against this build, run
+  /// where the verdict against the stored runs was a slowdown or undecided: it then decides
+  /// the kernel's change against the baseline (detail::judge_ab_runs).
+  std::map<std::string, interleaved_runs, std::less<>> ab_runs;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one).

@@ -663,3 +663,71 @@ TEST(Gate, AKernelTurningLatencyBoundAfterAnOccupancyDropIsAClassChange) {
             std::string::npos);
   EXPECT_EQ(again.kernels[0].result.status, perfgate::verdict_status::pass);
 }
+
+// A baseline that keeps its build: the stored runs flag a 1.2x slowdown, and the runs of the
+// stored build and this one in one session decide. The same speed in that session (the
+// runner slowed down since the baseline): SAME, a pass, what the stored runs said kept as a
+// note. A slowdown in that session too: it fails on the session's verdict.
+TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
+  auto base_report = sampled_kernel(1e9, around(62.5e-3)); // roof 50 ms: efficiency 0.8
+  perfgate::apply_gate(base_report, {});
+  perfgate::gate_policy policy;
+  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+  policy.base->build = perfgate::stored_build{"base.build/bench", "0123456789abcdef"};
+  auto head = sampled_kernel(1e9, around(62.5e-3 * 1.2));
+  perfgate::apply_gate(head, policy);
+  ASSERT_EQ(head.kernels[0].result.status, perfgate::verdict_status::fail); // the stored runs
+
+  perfgate::interleaved_runs same{"base.build/bench", {}, {}, {}, {}};
+  for (int round = 0; round < 6; ++round) { // both builds at 1.5x the baseline's times
+    same.base.push_back(1.5 * (1 + 0.001 * round));
+    same.head.push_back(1.5 * (1 + 0.001 * (5 - round)));
+  }
+  policy.ab_runs["BM_kernel"] = same;
+  perfgate::apply_gate(head, policy);
+  const auto& v = head.kernels[0].result;
+  EXPECT_EQ(v.status, perfgate::verdict_status::pass) << reasons(head);
+  ASSERT_TRUE(v.ab);
+  EXPECT_EQ(v.ab->kind, perfgate::stats::change::same);
+  EXPECT_NE(reasons(head).find("SAME: efficiency 0.67 -> 0.67 vs the baseline's build "
+                               "base.build/bench on local-cpu"),
+            std::string::npos)
+      << reasons(head);
+  EXPECT_NE(reasons(head).find("the stored runs had said: SLOWER: efficiency 0.80 -> 0.67"),
+            std::string::npos)
+      << reasons(head);
+
+  auto slower = same;
+  for (auto& t : slower.head) {
+    t *= 1.2;
+  }
+  policy.ab_runs["BM_kernel"] = slower;
+  perfgate::apply_gate(head, policy);
+  EXPECT_EQ(head.kernels[0].result.status, perfgate::verdict_status::fail) << reasons(head);
+  EXPECT_EQ(head.kernels[0].result.ab->kind, perfgate::stats::change::slower);
+}
+
+TEST(Gate, ABaselineKeepsItsBuildAndRefusesABadHash) {
+  auto r = one_kernel(1e8, 1e9, 55e-3);
+  perfgate::apply_gate(r, {});
+  auto b = perfgate::baseline_from_report(r, "r.json");
+  b.build = perfgate::stored_build{"b.build/bench", "af63dc4c8601ec8c"};
+  const auto back = perfgate::baseline_from_json(perfgate::baseline_to_json(b), "b.json");
+  ASSERT_TRUE(back.build);
+  EXPECT_EQ(back.build->executable, "b.build/bench");
+  EXPECT_EQ(back.build->fnv1a64, "af63dc4c8601ec8c");
+  EXPECT_FALSE(perfgate::baseline_from_json(perfgate::baseline_to_json(
+                                                perfgate::baseline_from_report(r, "r.json")),
+                                            "b.json")
+                   .build);
+  b.build->fnv1a64 = "AF63DC4C8601EC8C";
+  try {
+    (void)perfgate::baseline_from_json(perfgate::baseline_to_json(b), "b.json");
+    FAIL() << "an upper-case hash was accepted";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("b.json: build.fnv1a64: \"AF63DC4C8601EC8C\" is not a "
+                                         "hash"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -232,3 +232,22 @@ TEST(FileIo, ConcurrentWritersLeaveMatchingPairs) {
   EXPECT_EQ(entries(dir), std::vector<std::string>({"r.json", "r.svg"}));
   fs::remove_all(dir);
 }
+
+// FNV-1a 64 of published test vectors (the empty string is the offset basis; "a" is
+// 0xaf63dc4c8601ec8c), and a kept executable: the same bytes, hash and permissions.
+TEST(FileIo, Fnv1aOfKnownBytesAndACopiedExecutable) {
+  const auto dir = scratch_dir("fnv");
+  std::ofstream(dir / "empty").close();
+  std::ofstream(dir / "a") << "a";
+  EXPECT_EQ(perfgate::file_fnv1a64(dir / "empty"), "cbf29ce484222325");
+  EXPECT_EQ(perfgate::file_fnv1a64(dir / "a"), "af63dc4c8601ec8c");
+  std::ofstream(dir / "bench") << "#!/bin/sh\necho ok\n";
+  fs::permissions(dir / "bench", fs::perms::owner_all | fs::perms::group_read);
+  perfgate::copy_executable(dir / "bench", dir / "kept.build" / "bench");
+  EXPECT_EQ(perfgate::file_fnv1a64(dir / "kept.build" / "bench"),
+            perfgate::file_fnv1a64(dir / "bench"));
+  EXPECT_EQ(fs::status(dir / "kept.build" / "bench").permissions(),
+            fs::perms::owner_all | fs::perms::group_read);
+  EXPECT_THROW(perfgate::copy_executable(dir / "nope", dir / "x"), perfgate::input_error);
+  fs::remove_all(dir);
+}
