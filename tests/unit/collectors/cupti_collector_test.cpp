@@ -3,6 +3,7 @@
 // perfgate-cupti/1, the collector reads it back and merges a timing run and a counter run into
 // a profile.
 #include <perfgate/error.hpp>
+#include <perfgate/file_io.hpp>
 #include <perfgate/model.hpp>
 
 #include "collectors/collectors.hpp"
@@ -307,5 +308,63 @@ TEST(CuptiCollector, WithoutAGpuTheCollectorSkips) {
   EXPECT_THROW((void)collect_cupti(r), skip_error);
 }
 
+
+// The injection library's own output on a real GPU (an H100, 2026-11-26, tests/data/h100/
+// README.md): timing and counters runs of three programs, replayed through the collector.
+cupti_run h100_run(const std::string& program, const std::string& mode) {
+  const std::string file =
+      std::string(PERFGATE_TEST_DATA_DIR) + "/h100/cupti/" + program + "_" + mode + ".json";
+  return cupti_run_from_json(read_text_file(file), file);
+}
+
+// One kernel launched once on 2^24 floats and three times on 2^20, one grid (two_sizes.cu):
+// two kernels, each with the time and the DRAM traffic of its own launches (a read and a write
+// of 4 B per float: the big one within 5%; the small one's 4 MiB partly stays in the 50 MB L2,
+// 0.91 of it, within 20% as cupti.run_two_sizes allows), neither beating the H100's roof. The case cupti.run_two_sizes
+// checks on a GPU, replayed.
+TEST(CuptiH100Capture, OneKernelAtTwoSizesIsTwoKernelsOfTheirOwnLaunches) {
+  auto p = profile_from_cupti_runs(h100_run("two_sizes", "timing"),
+                                   h100_run("two_sizes", "counters"));
+  ASSERT_EQ(p.kernels.size(), 2U);
+  EXPECT_EQ(p.kernels[0].name, "scale(float*, unsigned long, float) [grid 1024x1x1 block 256x1x1]");
+  EXPECT_EQ(p.kernels[1].name,
+            "scale(float*, unsigned long, float) [grid 1024x1x1 block 256x1x1 #2]");
+  EXPECT_EQ(leave_out_first_launch(p), 1U); // the small group's warm-up
+  const device h100 = resolve_device("h100-sxm");
+  for (const auto& [k, floats, launches, ns, tolerance] :
+       {std::tuple{&p.kernels[0], 1 << 24, 1U, 56866.0, 0.05},
+        std::tuple{&p.kernels[1], 1 << 20, 2U, 2688.0 + 2656.0, 0.2}}) {
+    SCOPED_TRACE(k->name);
+    EXPECT_EQ(k->invocations, launches);
+    EXPECT_DOUBLE_EQ(*k->time_s, ns * 1e-9);
+    const double bytes =
+        *k->counter(counter::dram_read_bytes) + *k->counter(counter::dram_write_bytes);
+    EXPECT_NEAR(bytes / (8.0 * floats * launches), 1.0, tolerance);
+    EXPECT_LE(roof_of(kernel_params_from_profile(p, *k), h100).time_s, *k->time_s);
+  }
+}
+
+// The examples: every launch timed and counted, the work exactly what the code does (saxpy: an
+// FFMA per float, 2^26 floats, 5 launches; sgemm_tiled: 2048^3 FFMA a launch, 3 launches), the
+// clock the SM ran at kept, and no kernel faster than the H100's roof.
+TEST(CuptiH100Capture, TheExamplesWorkIsExactAndUnderTheRoof) {
+  const device h100 = resolve_device("h100-sxm");
+  for (const auto& [program, kernel, launches, ffma] :
+       {std::tuple{"saxpy", "saxpy(int, float, float const*, float*)", 5U, 5.0 * (1 << 26)},
+        std::tuple{"sgemm_tiled", "sgemm_tiled(int, float const*, float const*, float*)", 3U,
+                   3.0 * 2048 * 2048 * 2048}}) {
+    SCOPED_TRACE(program);
+    const auto p = profile_from_cupti_runs(h100_run(program, "timing"),
+                                           h100_run(program, "counters"));
+    const auto k = std::find_if(p.kernels.begin(), p.kernels.end(),
+                                [&](const kernel_profile& x) { return x.name == kernel; });
+    ASSERT_NE(k, p.kernels.end());
+    EXPECT_EQ(k->invocations, launches);
+    EXPECT_EQ(*k->counter(counter::inst_fp32_fma), ffma);
+    ASSERT_TRUE(k->sm_clock_mhz);
+    EXPECT_GT(*k->sm_clock_mhz, 1000.0);
+    EXPECT_LE(roof_of(kernel_params_from_profile(p, *k), h100).time_s, *k->time_s);
+  }
+}
 } // namespace
 } // namespace perfgate::detail
