@@ -157,9 +157,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
 
   ``AB_BUDGET <seconds>``
     With a ``BASELINE`` that keeps its build (``perfgate baseline accept --keep-build``): a
-    kernel still slower than the stored runs, or undecided, after confirmation is decided by
-    that build and this target run alternately in one session (``perfgate ab``'s rule), for
-    this many seconds at most. Default ``300``; ``0`` leaves such a kernel a warning.
+    kernel slower than the stored runs, or undecided, is decided by that build and this target
+    run alternately in one session (``perfgate ab``'s rule; no confirmation runs then), for
+    this many seconds at most. Default ``300``; ``0`` confirms against the stored runs instead,
+    where a confirmed slowdown only warns.
 
   ``AB_BASE_BINARY <path>``
     Compare two builds instead of gating one: the test runs ``perfgate ab`` with this

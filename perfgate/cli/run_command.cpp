@@ -309,9 +309,10 @@ std::filesystem::path stored_build_of(const run_options& o, const stored_build& 
   return exe;
 }
 
-// Where the baseline keeps its build and a kernel is slower than the stored runs or still
-// undecided: the stored build and this one run alternately in one session (perfgate ab's rule,
-// --ab-budget seconds at most), and that session decides. The stored runs carry the speed of
+// Where the baseline keeps its build and a kernel is slower than the stored runs or undecided
+// (no confirmation runs then: confirm() leaves them to this): the stored build and this one
+// run alternately in one session (perfgate ab's rule, --ab-budget seconds at most), and that
+// session decides. The stored runs carry the speed of
 // the session they were taken in; on a shared runner that moves by more than the allowance
 // between sessions (docs/statistics.md).
 void decide_by_stored_build(report& r, gate_policy& policy, const run_options& o,
@@ -402,6 +403,12 @@ void confirm(report& r, gate_policy& policy, const run_options& options,
     o.timeout_s = std::max(left, 1e-3);
   }
   if (open.empty() || !policy.base || o.confirm_budget_s <= 0) {
+    return;
+  }
+  if (policy.base->build && o.ab_budget_s > 0) {
+    // The kept build decides instead (decide_by_stored_build): the floor rule compares with
+    // the stored runs' floor, which moves with the runner in either direction, so a confirmed
+    // SAME could hide a regression as a confirmed SLOWER could invent one (docs/statistics.md).
     return;
   }
   const std::string collector =
@@ -595,7 +602,8 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
   cmd->add_option("--ab-budget", o->ab_budget_s,
                   "Where the baseline keeps its build (baseline accept --keep-build) and a "
                   "kernel is slower than its stored runs or undecided: run that build and this "
-                  "one alternately for this many seconds at most to decide (0: never)")
+                  "one alternately for this many seconds at most to decide, instead of "
+                  "confirmation runs (0: confirm against the stored runs)")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
   cmd->add_flag("--flush-l2", o->flush_l2,
