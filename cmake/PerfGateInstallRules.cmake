@@ -24,4 +24,5 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCalibrate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCuda.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateHip.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/PerfGateNvbench.cmake"
   DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")

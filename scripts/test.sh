@@ -6,7 +6,8 @@
 #   nogpu    no CUDA toolkit found, no HIP: CPU-only users             build-nogpu/
 #   nocupti  -DPERFGATE_WITH_CUPTI=OFF (a CUDA toolkit without CUPTI)  build-nocupti/ (or build-nogpu/ reconfigured)
 #   cmake4   the default configuration with pip's CMake 4.4 (GPU hosts   build-cmake4/
-#            and many users have CMake 4; Debian has 3.25): same tests, same outcomes
+#            and many users have CMake 4; Debian has 3.25): same tests, same outcomes;
+#            then configured again as without the toolkit's NVML (nonvml): build-nonvml/
 # The extra configurations skip the GPU micro-benchmarks (they need the missing toolchains
 # anyway) and run the whole test suite but what would only repeat an earlier run:
 # consumer.add_subdirectory and consumer.examples_build build perfgate's source, or the examples,
@@ -39,9 +40,51 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
 same_everywhere='^consumer\.(add_subdirectory|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
 same_as_nogpu="$same_everywhere|^consumer\.install_tree$"
 
-# The number of tests a build tree registers (CTest's JSON listing, not its wording).
+# The number of tests a build tree registers (CTest's JSON listing, not its wording); with
+# "configured", only those add_test registered (GoogleTest's discovered tests have no backtrace).
 test_count() {
-  ctest --test-dir "$1" --show-only=json-v1 | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["tests"]))'
+  ctest --test-dir "$1" --show-only=json-v1 | python3 -c '
+import json, sys
+tests = json.load(sys.stdin)["tests"]
+if sys.argv[1:] == ["configured"]:
+    tests = [t for t in tests if t.get("backtrace") is not None]
+print(len(tests))' ${2:+"$2"}
+}
+
+# The cmake4 configuration again, configured only, as on a machine whose CUDA toolkit has no NVML
+# (-DCUDA_nvml_LIBRARY=OFF: FindCUDAToolkit then makes no CUDA::nvml, whose absence nvbench's
+# package turns into a configure error; cmake/PerfGateNvbench.cmake): the configuration must
+# succeed and register as many tests as the tree it mirrors, nvbench.run_copy as a skip.
+no_nvml_check() { # no_nvml_check MIRRORED_BUILD_DIR CMAKE_ARGS...
+  local mirrored=$1 build="$root/build-nonvml"
+  shift
+  echo "==> configuration: nonvml (configure only: the cmake4 tree as without NVML)"
+  rm -rf "$build"
+  if ! PATH="$root/.cmake4/bin:$PATH" cmake -S "$root" -B "$build" -DPERFGATE_WITH_TESTS=ON \
+       -DCUDA_nvml_LIBRARY=OFF "$@" >"$build.log" 2>&1; then
+    cat "$build.log" >&2
+    echo "scripts/test.sh: the configuration without NVML failed (log above)" >&2
+    exit 1
+  fi
+  # The tree is not built, so GoogleTest's discovered tests are not there yet: compare the tests
+  # that configuring registers (those with a backtrace into a CMakeLists.txt).
+  local n_mirrored n_nonvml
+  n_mirrored="$(PATH="$root/.cmake4/bin:$PATH" test_count "$mirrored" configured)"
+  n_nonvml="$(PATH="$root/.cmake4/bin:$PATH" test_count "$build" configured)"
+  echo "==> tests registered at configure without NVML: $n_nonvml (cmake4: $n_mirrored)"
+  if [ "$n_mirrored" != "$n_nonvml" ]; then
+    echo "scripts/test.sh: without NVML $n_nonvml tests are registered, $n_mirrored with it" >&2
+    exit 1
+  fi
+  # nvbench.run_copy is the skip there, for want of NVML, whatever this machine's toolkit has.
+  if ! PATH="$root/.cmake4/bin:$PATH" ctest --test-dir "$build" --show-only=json-v1 | python3 -c '
+import json, sys
+t = [t for t in json.load(sys.stdin)["tests"] if t["name"] == "nvbench.run_copy"]
+sys.exit(not (len(t) == 1 and any("no NVML" in a for a in t[0]["command"])))'; then
+    echo "scripts/test.sh: without NVML nvbench.run_copy is not the skip for want of NVML" >&2
+    exit 1
+  fi
+  rm -rf "$build" "$build.log"
 }
 
 for config in $configs; do
@@ -65,7 +108,8 @@ for config in $configs; do
                "a find step or a test depends on the CMake version" >&2
           exit 1
         fi
-      fi ;;
+      fi
+      no_nvml_check "$root/build-cmake4" ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"} ;;
     nogpu)
       # CMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit: the configure path of a machine without a
       # toolkit (CUPTI AUTO finds none), whatever this machine has.
