@@ -19,6 +19,12 @@
 # MAX_EFFICIENCY_DROP; a 1.1x slowdown is a 9.1% drop, beyond 5%), PERFGATE_STABILITY_AB_CASES
 # ("1.0:0.02 1.05:0.02", for `ab`: `perfgate ab` of the example against a copy of itself that
 # the slowdown is injected into, both run alternately in one session).
+# On a GPU: PERFGATE_STABILITY_TARGET=cuda gates examples/gpu's saxpy through the CUPTI collector
+# instead (its PERFGATE_EXAMPLE_SLOWDOWN sleeps each thread, sized at start-up); the roof is the
+# calibrated GPU, or PERFGATE_STABILITY_DEVICE (a device id, saving the calibration). A carried
+# build that cannot compile: PERFGATE_STABILITY_PROGRAM names the built example, and
+# $PERFGATE_BUILD_DIR/bin/perfgate is used as it is. PERFGATE_STABILITY_BUDGET_S stops after
+# the run that spends it, and the table counts the runs made.
 # Exit 1 when issue 34's targets are missed: confirm mode, any false alarm or more than 10%
 # AMBIGUOUS unchanged, fewer than 95% flagged SLOWER at 1.2x or 90% at 1.1x with a 5% allowance;
 # kept mode, the same with "failed" for "flagged";
@@ -33,29 +39,58 @@ baseline_runs="${PERFGATE_STABILITY_BASELINE_RUNS:-5}"
 read -r -a modes <<<"${PERFGATE_STABILITY_MODES:-single confirm kept ab}"
 read -r -a cases <<<"${PERFGATE_STABILITY_CASES:-1.0:0.10 1.2:0.10 1.1:0.05}"
 read -r -a ab_cases <<<"${PERFGATE_STABILITY_AB_CASES:-1.0:0.02 1.05:0.02}"
+target="${PERFGATE_STABILITY_TARGET:-cpu}"
+budget_s="${PERFGATE_STABILITY_BUDGET_S:-0}"
 work="$build/bench-stability"
 rm -rf "$work" && mkdir -p "$work"
-
-echo "==> build perfgate and the CPU example ($build)"
-cmake --build "$build" --target perfgate >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 2; }
-cmake --install "$build" --prefix "$build/install" >/dev/null
-cmake -S "$root/examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$build/install" \
-  -DCMAKE_BUILD_TYPE=Release >"$work/examples.log" 2>&1 || { cat "$work/examples.log"; exit 2; }
-cmake --build "$work/examples" --target cpu_kernels >>"$work/examples.log" 2>&1 ||
-  { cat "$work/examples.log"; exit 2; }
 perfgate="$build/install/bin/perfgate"
-bench="$work/examples/cpu/cpu_kernels"
-program=("$bench" --benchmark_min_time=0.1 --benchmark_filter='^BM_triad$')
-
-echo "==> calibrate this CPU (the roof: the same for the baseline and every run)"
-"$perfgate" calibrate --backend cpu -o "$work/local-cpu.json" >"$work/calibrate.log" 2>&1 ||
-  { cat "$work/calibrate.log"; exit 2; }
+if [ -n "${PERFGATE_STABILITY_PROGRAM:-}" ]; then
+  # A prebuilt program and perfgate (a carried build on a GPU host that cannot compile).
+  perfgate="$build/bin/perfgate"
+  bench="$PERFGATE_STABILITY_PROGRAM"
+else
+  echo "==> build perfgate and the $target example ($build)"
+  cmake --build "$build" --target perfgate >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 2; }
+  cmake --install "$build" --prefix "$build/install" >/dev/null
+  cmake -S "$root/examples" -B "$work/examples" -DCMAKE_PREFIX_PATH="$build/install" \
+    -DCMAKE_BUILD_TYPE=Release >"$work/examples.log" 2>&1 || { cat "$work/examples.log"; exit 2; }
+  example_target=cpu_kernels example_path=cpu/cpu_kernels
+  [ "$target" = cuda ] && example_target=example_saxpy example_path=gpu/example_saxpy
+  cmake --build "$work/examples" --target "$example_target" >>"$work/examples.log" 2>&1 ||
+    { cat "$work/examples.log"; exit 2; }
+  bench="$work/examples/$example_path"
+fi
+case "$target" in
+  cpu) # BM_triad of examples/cpu, through Google Benchmark
+    kernel_re='^BM_triad$'
+    args=(--benchmark_min_time=0.1 --benchmark_filter="$kernel_re")
+    collect=(--collector gbench --kernels "$kernel_re" --repetitions "$reps")
+    plain=("$bench" "${args[@]}" --benchmark_repetitions="$reps")
+    backend=cpu ;;
+  cuda) # saxpy of examples/gpu, 11 launches a run (10 samples after the warm-up), through CUPTI
+    kernel_re='^saxpy'
+    args=(11)
+    collect=(--collector cupti --kernels "$kernel_re")
+    plain=("$bench")
+    backend=cuda ;;
+  *) echo "scripts/bench-stability.sh: PERFGATE_STABILITY_TARGET is cpu or cuda, not '$target'" >&2
+     exit 2 ;;
+esac
+program=("$bench" "${args[@]}")
+if [ -n "${PERFGATE_STABILITY_DEVICE:-}" ]; then
+  echo "==> device: $PERFGATE_STABILITY_DEVICE (the roof: the same for the baseline and every run)"
+  device="$PERFGATE_STABILITY_DEVICE"
+else
+  echo "==> calibrate this $backend device (the roof: the same for the baseline and every run)"
+  "$perfgate" calibrate --backend "$backend" -o "$work/local-$backend.json" \
+    >"$work/calibrate.log" 2>&1 || { cat "$work/calibrate.log"; exit 2; }
+  device="$work/local-$backend.json"
+fi
 
 gate() { # gate FACTOR OUT [extra perfgate options...]
   local factor="$1" out="$2"
   shift 2
-  PERFGATE_EXAMPLE_SLOWDOWN="$factor" "$perfgate" run --collector gbench \
-    --device "$work/local-cpu.json" --kernels '^BM_triad$' --repetitions "$reps" \
+  PERFGATE_EXAMPLE_SLOWDOWN="$factor" "$perfgate" run "${collect[@]}" --device "$device" \
     --report "$out" "$@" -- "${program[@]}" >"$out.log" 2>&1
 }
 
@@ -75,6 +110,7 @@ chmod +x "$work/build-1.0.sh"
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; } # floating point without bc
 declare -A failed ambiguous same slower faster gate_s runs_made
+started=$(now)
 plain_s=0
 mode_cases() { # the cases of mode $1
   if [ "$1" = ab ]; then echo "${ab_cases[@]}"; else echo "${cases[@]}"; fi
@@ -86,10 +122,8 @@ for c in "${ab_cases[@]}"; do
   chmod +x "$work/build-$f.sh"
 done
 ab() { # ab FACTOR DROP OUT
-  "$perfgate" ab --base "$work/build-1.0.sh" --head "$work/build-$1.sh" --collector gbench \
-    --device "$work/local-cpu.json" --kernels '^BM_triad$' --repetitions "$reps" \
-    --max-efficiency-drop "$2" --report "$3" -- --benchmark_min_time=0.1 \
-    --benchmark_filter='^BM_triad$' >"$3.log" 2>&1
+  "$perfgate" ab --base "$work/build-1.0.sh" --head "$work/build-$1.sh" "${collect[@]}" \
+    --device "$device" --max-efficiency-drop "$2" --report "$3" -- "${args[@]}" >"$3.log" 2>&1
 }
 for m in "${modes[@]}"; do
   for c in $(mode_cases "$m"); do
@@ -141,16 +175,23 @@ print(c["kind"] if c else "NONE", c.get("rounds", c.get("head_runs", 1)) if c el
   done
   # The plain benchmark with the same repetitions, for the gate's overhead.
   t0=$(now)
-  "${program[@]}" --benchmark_repetitions="$reps" >/dev/null 2>&1
+  PERFGATE_EXAMPLE_SLOWDOWN=1.0 "${plain[@]}" >/dev/null 2>&1
   t1=$(now)
   plain_s=$(calc "$plain_s + $t1 - $t0")
   echo "    run $i/$runs done"
+  if [ "$budget_s" != 0 ] && [ "$(calc "($(now) - $started > $budget_s) ? 1 : 0")" -eq 1 ]; then
+    echo "    time budget of $budget_s s spent: $i runs per case, not $runs"
+    runs=$i
+    break
+  fi
 done
 
 status=0
 plain_run=$(calc "$plain_s / $runs")
 echo
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores); $runs runs per case,"
+gpu=""
+[ "$target" = cuda ] && gpu=", $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p') ($(nproc) cores$gpu); $runs runs per case,"
 echo "$reps repetitions each, baseline of $baseline_runs runs; plain benchmark run $(printf %.2f "$plain_run") s"
 printf '%-8s %-9s %-6s %-8s %-10s %-5s %-7s %-7s %-10s %-9s\n' mode slowdown drop failed \
   ambiguous same slower faster runs/gate gate_s/run
@@ -172,6 +213,7 @@ for m in "${modes[@]}"; do
         1.0)
           [ "${failed[$key]}" -eq 0 ] || { echo "  false alarms: ${failed[$key]}"; status=1; }
           [ $((ambiguous[$key] * 10)) -le "$runs" ] || { echo "  AMBIGUOUS > 10%"; status=1; } ;;
+        1.05) [ $((failed[$key] * 20)) -ge $((runs * 19)) ] || { echo "  1.05x failed < 95%"; status=1; } ;;
         1.1) [ $((failed[$key] * 10)) -ge $((runs * 9)) ] || { echo "  1.1x failed < 90%"; status=1; } ;;
         1.2) [ $((failed[$key] * 20)) -ge $((runs * 19)) ] || { echo "  1.2x failed < 95%"; status=1; } ;;
       esac

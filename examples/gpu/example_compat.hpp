@@ -47,6 +47,15 @@ inline Error copyToDevice(void* dst, const void* src, std::size_t n) {
 }
 inline Error synchronize() { return hipDeviceSynchronize(); }
 inline Error lastError() { return hipGetLastError(); }
+using Event = hipEvent_t;
+inline Error eventCreate(Event* e) { return hipEventCreate(e); }
+inline Error eventRecord(Event e) { return hipEventRecord(e, nullptr); }
+inline Error eventSynchronize(Event e) { return hipEventSynchronize(e); }
+inline Error eventElapsedMs(float* ms, Event a, Event b) { return hipEventElapsedTime(ms, a, b); }
+inline Error eventDestroy(Event e) { return hipEventDestroy(e); }
+template <class T> Error copyToSymbol(const T& symbol, const T& value) {
+  return hipMemcpyToSymbol(HIP_SYMBOL(symbol), &value, sizeof(T));
+}
 template <class T> Error deviceMalloc(T** p, std::size_t count) {
   return hipMalloc(reinterpret_cast<void**>(p), count * sizeof(T));
 }
@@ -69,6 +78,15 @@ inline Error copyToDevice(void* dst, const void* src, std::size_t n) {
 }
 inline Error synchronize() { return cudaDeviceSynchronize(); }
 inline Error lastError() { return cudaGetLastError(); }
+using Event = cudaEvent_t;
+inline Error eventCreate(Event* e) { return cudaEventCreate(e); }
+inline Error eventRecord(Event e) { return cudaEventRecord(e, nullptr); }
+inline Error eventSynchronize(Event e) { return cudaEventSynchronize(e); }
+inline Error eventElapsedMs(float* ms, Event a, Event b) { return cudaEventElapsedTime(ms, a, b); }
+inline Error eventDestroy(Event e) { return cudaEventDestroy(e); }
+template <class T> Error copyToSymbol(const T& symbol, const T& value) {
+  return cudaMemcpyToSymbol(symbol, &value, sizeof(T));
+}
 template <class T> Error deviceMalloc(T** p, std::size_t count) {
   return cudaMalloc(reinterpret_cast<void**>(p), count * sizeof(T));
 }

@@ -5,6 +5,7 @@
 #include <perfgate/statistics.hpp>
 
 #include "cli/commands.hpp"
+#include "collectors/collectors.hpp"
 #include "gate/efficiency_change.hpp"
 #include "util/number_format.hpp"
 
@@ -17,9 +18,10 @@ namespace perfgate::cli {
 namespace {
 
 // One run of one build: its kernels predicted on every device and their efficiencies on the
-// first (a gate without criteria: efficiencies, no verdicts to speak of).
+// first (a gate without criteria: efficiencies, no verdicts to speak of). CUPTI's counters of
+// each build are counted in its first run and reused (`counter_runs`): the rounds time it.
 report measure(const ab_session& s, const std::string& binary, const std::vector<device>& devices,
-               const run_meta& meta) {
+               const run_meta& meta, std::map<std::string, detail::cupti_run>& counter_runs) {
   program_collection c;
   c.collector = s.collector;
   c.program = {binary};
@@ -29,6 +31,7 @@ report measure(const ab_session& s, const std::string& binary, const std::vector
   c.timeout_s = s.timeout_s;
   c.keep_warm_up = s.keep_warm_up;
   c.only_benchmarks = s.only_benchmarks;
+  c.counter_runs = &counter_runs;
   report r = predict_report(collect_program(c), devices, s.kernels, true);
   r.meta = meta;
   apply_gate(r, gate_policy{});
@@ -132,6 +135,7 @@ ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& device
   const auto begin = clock::now();
   std::vector<report> base, head;
   std::map<std::string, interleaved_runs, std::less<>> runs;
+  std::map<std::string, detail::cupti_run> counter_runs;
   double last_round_s = 0;
   for (int round = 1; round <= s.max_rounds; ++round) {
     const double spent = std::chrono::duration<double>(clock::now() - begin).count();
@@ -146,7 +150,8 @@ ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& device
     const auto started = clock::now();
     for (const bool head_now : {head_first, !head_first}) {
       (head_now ? head : base)
-          .push_back(measure(s, head_now ? s.head_binary : s.base_binary, devices, meta));
+          .push_back(measure(s, head_now ? s.head_binary : s.base_binary, devices, meta,
+                             counter_runs));
     }
     last_round_s = std::chrono::duration<double>(clock::now() - started).count();
     const double now_s = std::chrono::duration<double>(clock::now() - begin).count();

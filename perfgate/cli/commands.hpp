@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+namespace perfgate::detail {
+struct cupti_run; // collectors/collectors.hpp
+} // namespace perfgate::detail
+
 namespace perfgate::cli {
 
 using action = std::function<int()>;
@@ -44,6 +48,9 @@ struct program_collection {
   bool flush_l2 = false;
   bool keep_warm_up = false;
   std::vector<std::string> only_benchmarks; ///< gbench: exact names, empty for all
+  /// cupti: counter runs to reuse across collections of the same program (the A/B session's);
+  /// null for none.
+  std::map<std::string, detail::cupti_run>* counter_runs = nullptr;
 };
 /// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.
 void check_flush_l2(bool flush_l2, const std::string& collector);

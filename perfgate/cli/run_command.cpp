@@ -190,6 +190,7 @@ profile collect_program(const program_collection& c) {
   request.flush_l2 = c.flush_l2;
   request.time_budget_s = c.time_budget_s;
   request.only_benchmarks = c.only_benchmarks;
+  request.counter_runs = c.counter_runs;
   if (c.program.empty()) {
     throw usage_error("no program to run: give it after --, e.g. perfgate run ... -- ./bench");
   }

@@ -24,6 +24,8 @@
 
 namespace perfgate::detail {
 
+struct cupti_run;
+
 struct collect_request {
   std::vector<std::string> program; ///< argv of the program to profile
   /// For the whole collection, every run of the program together (CUPTI runs it twice,
@@ -45,6 +47,11 @@ struct collect_request {
   /// gbench: run only the benchmarks of these exact names (the gate's confirmation runs);
   /// empty for all.
   std::vector<std::string> only_benchmarks;
+  /// cupti: counter runs of earlier collections, by the program's argv, to reuse; null: every
+  /// collection makes its own. A build's counters are the same run after run (its binary and
+  /// launches fixed) and its times are not: an A/B session counts each build once and times it
+  /// every round, one program run a round instead of two or three (issue 43).
+  std::map<std::string, cupti_run>* counter_runs = nullptr;
 
   /// What is left of timeout_s for the next run of the program (at least a millisecond).
   [[nodiscard]] std::optional<double> time_left() const {

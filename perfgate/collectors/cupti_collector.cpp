@@ -392,6 +392,32 @@ ncu_metric_sets ncu_metrics_for_local_gpu() {
   return {ncu_default_metrics(), {}};
 }
 
+namespace {
+
+std::string memo_key(const std::vector<std::string>& program) {
+  std::string key;
+  for (const auto& a : program) {
+    key += a + '\x1f';
+  }
+  return key;
+}
+
+// The counter run of `key` made by an earlier collection when the request keeps them, else
+// `run()`'s, kept for the next.
+template <class Run>
+cupti_run memoised(const collect_request& request, const std::string& key, Run run) {
+  if (request.counter_runs == nullptr) {
+    return run();
+  }
+  if (const auto it = request.counter_runs->find(key); it != request.counter_runs->end()) {
+    std::cerr << "perfgate: cupti: counters of this build as counted in its first run\n";
+    return it->second;
+  }
+  return request.counter_runs->emplace(key, run()).first->second;
+}
+
+} // namespace
+
 profile collect_cupti(const collect_request& request) {
   if (auto why = nvidia_gpu_unavailable()) {
     throw skip_error(*why);
@@ -403,17 +429,23 @@ profile collect_cupti(const collect_request& request) {
   const auto [library, chip, plan] = open_cupti_session();
   std::cerr << "perfgate: cupti: timing run of " << request.program.front() << "\n";
   const auto timing = run_injected(request, "timing", library, {}, "timing run");
-  std::cerr << "perfgate: cupti: counter run on " << chip << " (" << plan.metrics.size()
-            << " metrics, kernel replay with " << plan.passes << " pass"
-            << (plan.passes == 1 ? "" : "es") << " per kernel)\n";
-  const auto counters = run_injected(request, "counters", library, plan.metrics, "counter run");
+  if (request.counter_runs == nullptr || !request.counter_runs->count(memo_key(request.program))) {
+    std::cerr << "perfgate: cupti: counter run on " << chip << " (" << plan.metrics.size()
+              << " metrics, kernel replay with " << plan.passes << " pass"
+              << (plan.passes == 1 ? "" : "es") << " per kernel)\n";
+  }
+  const std::string key = memo_key(request.program);
+  const auto counters = memoised(request, key, [&] {
+    return run_injected(request, "counters", library, plan.metrics, "counter run");
+  });
   auto p = profile_from_cupti_runs(timing, counters);
   if (!plan.tensor_metrics.empty() && needs_tensor_run(p)) {
     std::cerr << "perfgate: cupti: kernels executed matrix instructions: tensor counter run ("
               << plan.tensor_metrics.size() << " metrics, " << plan.tensor_passes << " pass"
               << (plan.tensor_passes == 1 ? "" : "es") << " per kernel)\n";
-    const auto tensor =
-        run_injected(request, "counters", library, plan.tensor_metrics, "tensor counter run");
+    const auto tensor = memoised(request, key + "\x1ftensor", [&] {
+      return run_injected(request, "counters", library, plan.tensor_metrics, "tensor counter run");
+    });
     add_tensor_counters(p, profile_from_cupti_runs(timing, tensor));
   }
   p.source_file = request.program.front();
