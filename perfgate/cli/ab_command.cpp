@@ -120,7 +120,7 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
   cmd->add_flag("--keep-warm-up", o->keep_warm_up,
                 "cupti, ncu, rocprof: keep each kernel's first launch");
   cmd->add_option("--report", *report_file,
-                  "Write the head's perfgate-report/1 JSON, judged against the base, here");
+                  "Write the head's " + std::string(report_schema) + " JSON, judged against the base, here");
   cmd->footer("After --: ARGS..., the arguments both builds are run with");
   return [o, report_file, device_ids, argv, program]() {
     o->args = program;

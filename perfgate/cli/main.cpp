@@ -90,8 +90,10 @@ int main(int argc, char** argv) {
               << e.what() << "\n";
     return static_cast<int>(e.status());
   } catch (const std::exception& e) {
-    std::cerr << "perfgate: internal error: " << e.what() << "\n";
-    return static_cast<int>(perfgate::exit_status::input_error);
+    // Not an error perfgate throws on purpose (std::logic_error of a broken invariant,
+    // bad_alloc, ...): a bug to report, told apart from the user's bad input (2).
+    std::cerr << "perfgate: internal error (please report it): " << e.what() << "\n";
+    return static_cast<int>(perfgate::exit_status::internal_error);
   }
   return static_cast<int>(perfgate::exit_status::input_error);
 }

@@ -27,8 +27,8 @@ action add_report_command(CLI::App& app) {
     std::string output;
   };
   auto o = std::make_shared<options>();
-  auto* cmd = app.add_subcommand("report", "Render a perfgate-report/1 file for people");
-  cmd->add_option("report", o->file, "perfgate-report/1 file")->required();
+  auto* cmd = app.add_subcommand("report", "Render a " + std::string(report_schema) + " file for people");
+  cmd->add_option("report", o->file, std::string(report_schema) + " file (or /1)")->required();
   cmd->add_option("--format", o->format, report_writer_help())->capture_default_str();
   cmd->add_option("--chart", o->chart,
                   "svg: roofline (one device, every kernel) or quadrant (one kernel, every device)")
@@ -112,7 +112,7 @@ action add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto o = std::make_shared<options>();
   auto* cmd = app.add_subcommand(
       "merge", "Merge reports of several runners or tests into one, keeping where each came from");
-  cmd->add_option("reports", o->files, "perfgate-report/1 files")->required();
+  cmd->add_option("reports", o->files, std::string(report_schema) + " files (or /1)")->required();
   cmd->add_option("-o,--output", o->output, "The merged report (written atomically)")->required();
   return [o, argv]() {
     std::vector<report> parts;

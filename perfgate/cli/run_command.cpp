@@ -568,7 +568,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "Bytes per element of the class's data (8 for double)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--report", o->report_file, "Write the perfgate-report/1 JSON here (atomically)");
+  cmd->add_option("--report", o->report_file, "Write the " + std::string(report_schema) + " JSON here (atomically)");
   cmd->add_option("--timeout", o->timeout_s,
                   "Kill the program after this many seconds, all its runs together (exit 3)")
       ->check(CLI::Validator(

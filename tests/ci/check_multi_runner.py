@@ -205,12 +205,16 @@ def first_difference(want, got):
     return "same lines, different bytes (line endings?)"
 
 
+UPDATED = []  # golden files written because PERFGATE_UPDATE_GOLDEN is set
+
+
 def expect_golden(golden_dir, name, got):
     path = golden_dir / name
     if os.environ.get("PERFGATE_UPDATE_GOLDEN"):
         golden_dir.mkdir(parents=True, exist_ok=True)
         path.write_text(got, encoding="utf-8")
         print(f"updated {path}: review it in the diff")
+        UPDATED.append(path)  # and fail at the end: a leaked variable can never pass
         return
     check(path.exists(),
           f"{path} is missing: run with PERFGATE_UPDATE_GOLDEN=1 and review the new file")
@@ -502,6 +506,10 @@ def main(mode, perfgate, source, work):
         run_calibrated(mode, perfgate, source, work)
     else:
         sys.exit(__doc__)
+    if UPDATED:
+        print(f"FAIL: {len(UPDATED)} golden file(s) written (PERFGATE_UPDATE_GOLDEN is set): "
+              "review the diff, then run again without the variable")
+        return 1
     return 0
 
 

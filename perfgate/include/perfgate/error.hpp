@@ -18,6 +18,7 @@ enum class exit_status : int {
   gate_failure = 1,  ///< at least one kernel failed the gate
   input_error = 2,   ///< bad usage, bad option value, malformed or incomplete input
   target_failed = 3, ///< the profiled program failed, crashed or timed out
+  internal_error = 4, ///< a bug in perfgate (a broken invariant, not the user's input)
   skipped = 77,      ///< nothing could be measured here; the reason is printed
 };
 

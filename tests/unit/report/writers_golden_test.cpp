@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every registered writer against its golden file in tests/data/golden/writers/. A change to a
 // writer's output is approved by regenerating the files and reviewing them in the diff:
-//   PERFGATE_UPDATE_GOLDEN=1 ctest --test-dir build -R WritersGolden
+//   PERFGATE_UPDATE_GOLDEN=1 ctest --test-dir build -R WritersGolden   (writes, and fails)
+//   ctest --test-dir build -R WritersGolden                            (passes on the new files)
 #include <perfgate/file_io.hpp>
 #include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
@@ -71,7 +72,11 @@ std::string first_difference(const std::string& want, const std::string& got) {
 void expect_golden(const std::string& file, const std::string& got) {
   const std::string path = golden_dir + file;
   if (std::getenv("PERFGATE_UPDATE_GOLDEN") != nullptr) {
+    // Written, and failed all the same: a run with the variable set (a leaked environment
+    // included) can never pass, so a golden file is only ever approved by a run after it.
     perfgate::write_file_atomically(path, got);
+    ADD_FAILURE() << path << " written (PERFGATE_UPDATE_GOLDEN is set): review the diff, then "
+                  << "run again without the variable";
     return;
   }
   ASSERT_TRUE(std::filesystem::exists(path))
