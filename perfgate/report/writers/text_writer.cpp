@@ -17,6 +17,23 @@ std::string clock_limits_list(const measurement& m) {
   }
   return s;
 }
+// Where and how often the kernel was measured, as far as the source said: a count it did not
+// give is "unknown", never 0. A CPU benchmark's profile names its host, not a GPU.
+std::string measured_line(const report& r, const measurement& m) {
+  using namespace detail;
+  const std::string& on = m.device.empty() ? r.profile_device : m.device;
+  std::string out = "  measured";
+  if (!on.empty()) {
+    out += (r.profile_warp_size == 1 ? " on host " : " on ") + on;
+  }
+  out += ": " + duration(m.time_s);
+  out += m.samples ? " over " + std::to_string(*m.samples) + " timed invocations"
+                   : ", sample count unknown";
+  if (m.noise) {
+    out += ", noise " + percent(*m.noise, 2);
+  }
+  return out;
+}
 } // namespace
 
 std::string report_to_text(const report& r) {
@@ -31,8 +48,7 @@ std::string report_to_text(const report& r) {
     out += "\nkernel " + k.name + "\n";
     out += "  " + kernel_summary(k) + "\n";
     if (k.measured) {
-      out += "  measured on the profiled GPU: " + duration(k.measured->time_s) + " over " +
-             std::to_string(k.measured->stats.samples) + " timed invocations";
+      out += measured_line(r, *k.measured);
       if (k.measured->sm_clock_mhz) {
         out += ", SM clock " + fixed(*k.measured->sm_clock_mhz, 0) + " MHz";
       }
