@@ -26,7 +26,8 @@ program_facts program_facts_of(const std::string& program) {
   f.nvbench = has("libnvbench.so") || has("N7nvbench");
   f.gbench = has("benchmark_out_format") || has("libbenchmark.so");
   f.hip = has("libamdhip64.so") || has("__hip_fatbin");
-  f.cuda = has("libcudart.so") || has("__cudaRegisterFatBinary") || has("__nv_cudaEntityRegisterCallback");
+  f.cuda = has("libcudart.so") || has("__cudaRegisterFatBinary") ||
+           has("__nv_cudaEntityRegisterCallback");
   return f;
 }
 
@@ -57,12 +58,11 @@ std::string choose_collector(const std::string& program, const program_facts& p,
                      (p.script ? "a script, whose benchmark auto cannot see into"
                                : "neither a Google Benchmark nor an nvbench program, nor a "
                                  "CUDA or HIP binary that auto recognises");
-  std::string machine =
-      nvidia ? "this machine has both an NVIDIA GPU and ROCm (rocprofv3)"
-             : "this machine has no NVIDIA GPU (" + *m.nvidia_unavailable + ") and no ROCm (no "
-               "rocprofv3 on PATH)";
-  throw skip_error("--collector auto cannot tell how to measure it: " + what + ", and " +
-                   machine + ". Choose one: --collector gbench (a Google Benchmark program), "
+  const std::string machine = nvidia ? "this machine has both an NVIDIA GPU and ROCm (rocprofv3)"
+                                     : "this machine has no NVIDIA GPU (" + *m.nvidia_unavailable +
+                                           ") and no ROCm (no rocprofv3 on PATH)";
+  throw skip_error("--collector auto cannot tell how to measure it: " + what + ", and " + machine +
+                   ". Choose one: --collector gbench (a Google Benchmark program), "
                    "nvbench (an nvbench program), cupti or ncu (a CUDA program on an NVIDIA "
                    "GPU), rocprof (a HIP program on an AMD GPU), or profile (a recorded "
                    "--profile); in CMake, add_perf_prediction(... COLLECTOR <one of them>)");

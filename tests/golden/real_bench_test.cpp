@@ -56,7 +56,7 @@ std::map<std::string, int> refusals(const profile& p) {
       const std::string what = e.detail();
       ++n[what.starts_with("declares only items_per_second") ? "items only"
           : what.starts_with("declares no work")             ? "no work"
-                                                              : what];
+                                                             : what];
     }
   }
   return n;
@@ -206,7 +206,8 @@ TEST(RealBench, NvbenchSparkRapidsTwoSameGpus) {
 // microsoft/superbenchmark's hand-written fixtures: the 1.x layout without meta, devices or a
 // sample count. Read as nvbench, with nothing the file lacks.
 TEST(RealBench, NvbenchWithoutMeta) {
-  const auto launch = import_profile(external + "nvbench_superbenchmark_nvbench_kernel_launch.json");
+  const auto launch =
+      import_profile(external + "nvbench_superbenchmark_nvbench_kernel_launch.json");
   ASSERT_EQ(launch.kernels.size(), 1U);
   const auto& k = launch.kernels.front();
   EXPECT_EQ(k.name, "kernel_launch [Device=0]");
@@ -242,9 +243,9 @@ TEST(RealBench, GbenchDistributedRanges) {
 
   const auto gpu = import_profile(external + "gbench_distributed-ranges_dr-bench-05ae8920.json");
   EXPECT_EQ(gpu.kernels.size(), 5U);
-  EXPECT_NEAR(kernel_named(gpu, "Reduce_DR/min_time:0.100/min_warmup_time:0.100/real_time")
-                  .work->bytes,
-              1.2e12, 1e-9 * 1.2e12);
+  EXPECT_NEAR(
+      kernel_named(gpu, "Reduce_DR/min_time:0.100/min_warmup_time:0.100/real_time").work->bytes,
+      1.2e12, 1e-9 * 1.2e12);
 
   const auto r = predict_report(cpu, {resolve_device("i7-930")});
   const std::string text = report_to_text(r);
@@ -259,14 +260,13 @@ TEST(RealBench, GbenchDistributedRanges) {
 // Sapphire Rapids and on an A64FX. Refused, saying what was found and why.
 TEST(RealBench, GbenchItemsOnlyRefusedWithTheReason) {
   for (const char* name : {"r7i", "fx1000"}) {
-    const auto p = import_profile(external +
-                                  "gbench_fpmodmul_repeated_multiplications-" + name + "-1.json");
+    const auto p =
+        import_profile(external + "gbench_fpmodmul_repeated_multiplications-" + name + "-1.json");
     EXPECT_EQ(p.kernels.size(), 208U) << name;
     const std::map<std::string, int> why = {{"items only", 208}};
     EXPECT_EQ(refusals(p), why) << name;
   }
-  const auto p =
-      import_profile(external + "gbench_fpmodmul_repeated_multiplications-r7i-1.json");
+  const auto p = import_profile(external + "gbench_fpmodmul_repeated_multiplications-r7i-1.json");
   // items_per_second x cpu_time: 2^20 multiplications an iteration.
   const auto& k = p.kernels.front();
   EXPECT_NEAR(*k.work->items, 1048576.0, 1e-6);
@@ -304,13 +304,13 @@ TEST(RealBench, GbenchMallocItemsAndNothing) {
   EXPECT_EQ(p.kernels.size(), 1204U);
   const std::map<std::string, int> why = {{"items only", 90}, {"no work", 1114}};
   EXPECT_EQ(refusals(p), why);
-  EXPECT_NEAR(*kernel_named(p, "BM_AllocationThroughput/64/threads:1").work->items, 1000.0,
-              1e-9);
+  EXPECT_NEAR(*kernel_named(p, "BM_AllocationThroughput/64/threads:1").work->items, 1000.0, 1e-9);
 }
 
 // Times only: every entry declares nothing, and the report says so for each.
 TEST(RealBench, GbenchTimesOnly) {
-  const auto fib = import_profile(external + "gbench_github-action-benchmark_googlecpp_output.json");
+  const auto fib =
+      import_profile(external + "gbench_github-action-benchmark_googlecpp_output.json");
   EXPECT_EQ(fib.kernels.size(), 2U);
   EXPECT_DOUBLE_EQ(*kernel_named(fib, "fib_10").time_s, 214.98980114547953e-9);
   const std::map<std::string, int> two = {{"no work", 2}};

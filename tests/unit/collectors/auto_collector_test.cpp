@@ -28,13 +28,14 @@ const machine_facts nvidia_host{std::nullopt, false};
 const machine_facts rocm_host{"no NVIDIA driver", true};
 
 TEST(AutoCollector, ReadsWhatTheProgramLinks) {
-  const auto nvbench = program_facts_of(program_with("nvb", "\x7f" "ELF..libnvbench.so..libcudart.so.12"));
+  const auto nvbench =
+      program_facts_of(program_with("nvb", "\177ELF..libnvbench.so..libcudart.so.12"));
   EXPECT_TRUE(nvbench.nvbench);
   EXPECT_TRUE(nvbench.cuda);
   EXPECT_FALSE(nvbench.gbench);
-  const auto gbench = program_with("gb", "\x7f" "ELF..benchmark_out_format..");
+  const auto gbench = program_with("gb", "\177ELF..benchmark_out_format..");
   EXPECT_TRUE(program_facts_of(gbench).gbench);
-  EXPECT_TRUE(program_facts_of(program_with("hip", "\x7f" "ELF..libamdhip64.so.6")).hip);
+  EXPECT_TRUE(program_facts_of(program_with("hip", "\177ELF..libamdhip64.so.6")).hip);
   const auto script = program_facts_of(program_with("run.sh", "#!/bin/sh\nexec ./bench \"$@\"\n"));
   EXPECT_TRUE(script.script);
   EXPECT_FALSE(script.gbench || script.nvbench || script.cuda || script.hip);
