@@ -27,6 +27,9 @@ duration_stats read_duration_stats(const json_fields& f, stats_fields fields) {
   };
   duration_stats s;
   s.samples = required || f.has("samples") ? f.count("samples") : 0;
+  if (required && s.samples == 0) { // a report would show them as zeros standing for unknown
+    f.fail("samples", "expected at least 1: statistics of no sample");
+  }
   s.mean_s = time("mean_s");
   s.median_s = time("median_s");
   s.min_s = time("min_s");
