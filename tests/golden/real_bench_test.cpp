@@ -141,6 +141,8 @@ TEST(RealBench, NvbenchTwoGpusReportAndGate) {
   EXPECT_NE(text.find("measured on Quadro GP100 (1): 6.661 ms over 2244 timed invocations"),
             std::string::npos);
   EXPECT_EQ(text.find("profiled GPU"), std::string::npos);
+  EXPECT_NE(text.find("taken on 2 GPUs: Quadro GV100 (0), Quadro GP100 (1), warp size 32"),
+            std::string::npos);
   const auto json = nlohmann::json::parse(report_to_json(r));
   const auto& measured = json.at("kernels").at(0).at("measured");
   EXPECT_EQ(measured.at("samples"), 78);
