@@ -3,8 +3,9 @@
 // unmodified; SOURCES.md names each origin and commit), replayed through the importers and the
 // report. Every number below was read off the file by hand (python3 -m json.tool): the state
 // and entry counts, the device each state ran on, the sample counts and noise nvbench wrote, and
-// bytes = the file's bandwidth x its time, which must come out an exact power-of-two copy size
-// (to 1e-9 relative: both are doubles). No report of any of them may hold a 0 that stands for a
+// bytes = the file's bandwidth x its time, which must come out the exact size the benchmark
+// copied (2^29 bytes; 6 x 2^25 for I16 to I32; 4e11 for distributed-ranges' reduce), to 1e-9
+// relative: both factors are doubles. No report of any of them may hold a 0 that stands for a
 // number the file does not have (zeros_standing_for_unknown).
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
@@ -98,7 +99,7 @@ TEST(RealBench, NvbenchTwoGpusEachStateOnItsOwn) {
                                                  {"Quadro GP100 (1)", 44}};
   EXPECT_EQ(kernels_per_device(p), per_device);
 
-  // 2^24 floats read and written: 2^29 bytes = 82777765606.2663 B/s x 6.485689823444072 ms.
+  // 2^26 floats read and written: 2^29 bytes = 82777765606.2663 B/s x 6.485689823444072 ms.
   const auto& gv = kernel_named(p, "copy_sweep_grid_shape [Device=0 BlockSize=2^6 NumBlocks=2^6]");
   EXPECT_EQ(gv.device_name, "Quadro GV100 (0)");
   EXPECT_DOUBLE_EQ(*gv.time_s, 0.006485689823444072);
@@ -288,8 +289,8 @@ TEST(RealBench, GbenchItemsReportedNotDropped) {
   EXPECT_EQ(p.kernels.size(), 154U);
   const std::map<std::string, int> why = {{"items only", 143}, {"judged", 11}};
   EXPECT_EQ(refusals(p), why);
-  EXPECT_NEAR(*kernel_named(p, "Increment/unbounded/0/100000").work->items, 1e5 * 10,
-              1e-9 * 1e6); // 10 increments of 1e5 elements: 999999.9999999998 in the file
+  // items_per_second x cpu_time: 999999.9999999998 items an iteration in the file.
+  EXPECT_NEAR(*kernel_named(p, "Increment/unbounded/0/100000").work->items, 1e6, 1e-9 * 1e6);
   EXPECT_NEAR(kernel_named(p, "Copy/1000").work->bytes, 8000.0, 1e-9 * 8000);
 
   const auto r = predict_report(p, {resolve_device("i7-930")});
