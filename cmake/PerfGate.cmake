@@ -86,7 +86,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     without an NVIDIA GPU. ``profile``: the
     recorded ``PROFILE`` (the program still runs once and must succeed); the first of
     ``DEVICES`` is the local device and nothing is calibrated. ``auto`` (default): ``nvbench``
-    when the target links nvbench, ``gbench`` when it links Google Benchmark, else ``cupti``.
+    when the target links nvbench, ``gbench`` when it links Google Benchmark, else
+    ``perfgate run --collector auto`` decides from the built program and the machine
+    (``cupti`` for a CUDA program or where only an NVIDIA GPU is, ``rocprof`` for a HIP one or
+    where only ROCm is) and, where nothing decides, skips saying so and naming the choices.
 
   ``LOCAL_DEVICE cpu|gpu``
     With ``gbench``: which device the benchmarks time, when the guess above is wrong (a target

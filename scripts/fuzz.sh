@@ -49,8 +49,11 @@ seeds_of() {
     ncu_raw|ncu_details) ls "$d"/ncu/*.csv "$d"/malformed/ncu*.csv; ls "$x"/*ncu*.csv 2>/dev/null || true ;;
     rocprofv3_csv|rocprof_v1_csv) ls "$d"/rocprof/*.csv; ls "$x"/*counter_collection*.csv 2>/dev/null || true ;;
     rocpd) ls "$d"/rocprof/*.db; ls "$x"/*.db 2>/dev/null || true ;;
-    gbench_json) ls "$d"/gbench/*.json; ls "$x"/*gbench*.json 2>/dev/null || true ;;
-    nvbench_json) ls "$d"/nvbench/*.json; ls "$x"/*nvbench*.json 2>/dev/null || true ;;
+    # Files other projects wrote (tests/data/external/), those within the inputs' length limit.
+    gbench_json) ls "$d"/gbench/*.json; find "$d"/external -name 'gbench_*.json' -size -128k
+                 ls "$x"/*gbench*.json 2>/dev/null || true ;;
+    nvbench_json) ls "$d"/nvbench/*.json; find "$d"/external -name 'nvbench_*.json' -size -128k
+                  ls "$x"/*nvbench*.json 2>/dev/null || true ;;
     detect) for r in nvprof ncu_raw rocprofv3_csv rocpd gbench_json nvbench_json; do seeds_of "$r"; done
             ls "$d"/profiles/*.json ;;
     device_json) ls "$root"/perfgate/devices/*.json "$d"/devices/*.json "$d"/malformed/device*.json ;;

@@ -85,8 +85,9 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
                   "both builds run on")
       ->required();
   cmd->add_option("--collector", o->collector,
-                  "How kernels are measured: auto (gbench for a Google Benchmark binary, else "
-                  "cupti), cupti, ncu, rocprof, gbench, nvbench")
+                  "How kernels are measured: auto (by what the program is and the machine "
+                  "has: nvbench, gbench, cupti for CUDA, rocprof for HIP; else it says so), "
+                  "cupti, ncu, rocprof, gbench, nvbench")
       ->check(CLI::IsMember({"auto", "cupti", "ncu", "rocprof", "gbench", "nvbench"}))
       ->capture_default_str();
   cmd->add_option("--kernels", o->kernels, "Only kernels / benchmarks matching this regex");

@@ -54,7 +54,7 @@ struct program_collection {
 };
 /// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.
 void check_flush_l2(bool flush_l2, const std::string& collector);
-/// "auto" resolved for `program`: gbench for a Google Benchmark binary, else cupti.
+/// "auto" resolved for `program` (detail::choose_collector): skip_error where nothing decides.
 [[nodiscard]] std::string resolved_collector(const std::string& collector,
                                              const std::vector<std::string>& program);
 /// Runs the program under its collector; each collector's errors and skips as documented in

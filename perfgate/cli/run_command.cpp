@@ -177,7 +177,11 @@ std::string resolved_collector(const std::string& collector,
   if (collector != "auto") {
     return collector;
   }
-  return !program.empty() && detail::is_gbench_binary(program.front()) ? "gbench" : "cupti";
+  if (program.empty()) {
+    return "cupti"; // collect_program refuses a missing program with its own message
+  }
+  return detail::choose_collector(program.front(), detail::program_facts_of(program.front()),
+                                  detail::machine_facts_here());
 }
 
 profile collect_program(const program_collection& c) {
@@ -525,8 +529,9 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
   auto* cmd = app.add_subcommand(
       "run", "Run a program, profile its kernels, predict their bounds and gate on them");
   cmd->add_option("--collector", o->collector,
-                  "How kernels are measured: auto (gbench for a Google Benchmark binary, else "
-                  "cupti), cupti, ncu, rocprof, gbench, nvbench (an nvbench program: its times, "
+                  "How kernels are measured: auto (by what the program is and the machine "
+                  "has: nvbench, gbench, cupti for CUDA, rocprof for HIP; else it says so), "
+                  "cupti, ncu, rocprof, gbench, nvbench (an nvbench program: its times, "
                   "CUPTI's counters), or profile (a recorded --profile)")
       ->check(CLI::IsMember({"auto", "cupti", "ncu", "rocprof", "gbench", "nvbench", "profile"}))
       ->capture_default_str();

@@ -114,8 +114,26 @@ void run_plain(const collect_request& request);
 /// Only the driver API is touched, through dlopen: no target-side CUPTI before this says yes.
 [[nodiscard]] std::optional<std::string> nvidia_gpu_unavailable();
 
-/// True when the executable carries Google Benchmark's flags or links libbenchmark.
-[[nodiscard]] bool is_gbench_binary(const std::string& program);
+/// What a program is, read from its file (never by running it): what `--collector auto` uses.
+struct program_facts {
+  bool nvbench = false; ///< links nvbench (libnvbench.so, or its symbols)
+  bool gbench = false;  ///< carries Google Benchmark's flags or links libbenchmark
+  bool cuda = false;    ///< a CUDA program (cudart, registered fat binaries)
+  bool hip = false;     ///< a HIP program (libamdhip64, HIP fat binaries)
+  bool script = false;  ///< starts with #!: a wrapper whose program auto cannot see
+};
+/// What the machine has for `--collector auto`.
+struct machine_facts {
+  std::optional<std::string> nvidia_unavailable; ///< why no NVIDIA GPU (none: there is one)
+  bool rocm = false;                             ///< rocprofv3 is on PATH
+};
+[[nodiscard]] program_facts program_facts_of(const std::string& program);
+[[nodiscard]] machine_facts machine_facts_here();
+/// The collector for `program`: nvbench, gbench, then cupti for a CUDA program (or any program
+/// where only an NVIDIA GPU is), rocprof for a HIP one (or where only ROCm is). Throws
+/// skip_error (77) saying what it looked at and naming the choices where nothing decides.
+[[nodiscard]] std::string choose_collector(const std::string& program, const program_facts& p,
+                                           const machine_facts& m);
 
 /// Any CUDA program run twice with the CUPTI injection library (libperfgate_cupti.so): a timing
 /// run (Activity API kernel records, NVML clocks) and a counter run (Range Profiler, auto range,

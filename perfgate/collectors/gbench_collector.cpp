@@ -48,17 +48,6 @@ process_options forwarding_options(const collect_request& request) {
 }
 } // namespace
 
-bool is_gbench_binary(const std::string& program) {
-  std::ifstream in(find_executable(program).value_or(program), std::ios::binary);
-  if (!in) {
-    return false;
-  }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Statically linked: the flag's name is in the binary; dynamically: libbenchmark is NEEDED.
-  return bytes.find("benchmark_out_format") != std::string::npos ||
-         bytes.find("libbenchmark.so") != std::string::npos;
-}
-
 void run_plain(const collect_request& request) {
   check_result(run_process(request.program, forwarding_options(request)), request);
 }

@@ -34,13 +34,13 @@ std::size_t efficiency_sides::samples() const {
 
 std::vector<double> efficiency_samples(const kernel_report& k, double efficiency) {
   std::vector<double> out;
-  if (!k.measured || k.invocations == 0) {
+  if (!k.measured || !k.measured->stats || k.invocations == 0) {
     return out;
   }
   // The efficiency is the roof time over time_s; time_s / invocations is what one sample
   // would measure at that efficiency (a profiler's mean launch, a benchmark's median).
   const double typical = k.measured->time_s / static_cast<double>(k.invocations);
-  for (double s : k.measured->stats.samples_s) {
+  for (double s : k.measured->stats->samples_s) {
     if (s > 0) {
       out.push_back(efficiency * typical / s);
     }

@@ -481,6 +481,15 @@ void apply_gate(report& r, const gate_policy& policy) {
     if (!k.skip_reason.empty()) {
       continue; // its skip verdict already says why it cannot be judged
     }
+    // A profile of several GPUs (an nvbench run on two): a kernel that ran on another GPU is
+    // not held to the local one's roof.
+    if (k.measured && !k.measured->device.empty() &&
+        local_device_named(k.measured->device, {r.devices.front()}).empty()) {
+      k.result = verdict{};
+      k.result.reasons.push_back("not judged: measured on " + k.measured->device +
+                                 ", not on the local device " + local);
+      continue;
+    }
     verdict v;
     v.device = local;
     std::vector<std::string> failures, warnings, notes;

@@ -210,7 +210,8 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     const auto standard_bytes = per_iteration(b, "bytes_per_second", name, threads);
     const auto items = per_iteration(b, "items_per_second", name, threads);
     if (b.has("perfgate_bytes") || b.has("perfgate_fp32_flops") || b.has("perfgate_fp64_flops") ||
-        b.has("perfgate_int_ops") || !tensor_ops.empty() || standard_bytes) {
+        b.has("perfgate_int_ops") || !tensor_ops.empty() || standard_bytes || items) {
+      // Items alone are kept too: the report says what was declared and why it cannot be judged.
       auto value = [&](std::string_view key) { return b.has(key) ? b.non_negative(key) : 0.0; };
       r.work = declared_work{value("perfgate_fp32_flops"), value("perfgate_fp64_flops"),
                              value("perfgate_int_ops"), value("perfgate_bytes"),

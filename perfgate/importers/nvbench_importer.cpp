@@ -8,12 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace perfgate::detail {
 
@@ -190,7 +192,8 @@ std::optional<duration_stats> summary_stats(const summaries& s, const std::strin
   const auto min = float_of(s, prefix + "min");
   const auto max = float_of(s, prefix + "max");
   const auto stdev = float_of(s, prefix + "stdev/absolute");
-  if (!mean || !median || !min || !max || samples == 0) {
+  // nvbench writes "inf" for the deviation below 5 samples: unknown, so no complete statistics.
+  if (!mean || !median || !min || !max || !stdev || !std::isfinite(*stdev) || samples == 0) {
     return std::nullopt;
   }
   duration_stats d;
@@ -199,7 +202,7 @@ std::optional<duration_stats> summary_stats(const summaries& s, const std::strin
   d.median_s = *median;
   d.min_s = *min;
   d.max_s = *max;
-  d.stddev_s = stdev && std::isfinite(*stdev) ? *stdev : 0.0; // "inf" below 5 samples
+  d.stddev_s = *stdev;
   d.total_s = *mean * static_cast<double>(samples);
   return d;
 }
@@ -265,33 +268,65 @@ void read_measurements(nvbench_state& st, const summaries& s, const std::string&
   }
 }
 
-} // namespace
-
-bool looks_like_nvbench_json(std::string_view text) {
-  return text.find("\"benchmarks\"") != std::string_view::npos &&
-         text.find("\"meta\"") != std::string_view::npos &&
-         text.find("\"states\"") != std::string_view::npos;
+bool cpu_only_summaries(const json_fields& state) {
+  const auto& list = list_or_empty(state, "summaries");
+  return std::any_of(list.begin(), list.end(), [](const nlohmann::json& s) {
+    return s.is_object() && s.contains("tag") && s.at("tag").is_string() &&
+           s.at("tag").get<std::string>().starts_with("nv/cpu_only/");
+  });
 }
 
-nvbench_file read_nvbench_json(std::string_view text, const std::string& file) {
-  const nlohmann::json doc = json_fields::parse(text, file);
-  const json_fields root(doc, file, "");
-  if (!root.has("meta")) {
-    root.fail("meta", "missing: nvbench writes meta.version.json since 2022-01; perfgate reads "
-                      "nvbench's JSON format 1.x (an older nvbench, or not nvbench's JSON)");
-  }
-  const auto meta = root.object("meta");
+// "nvbench <git_version>" from meta.version, after checking the format's major version.
+std::string writer_of(const json_fields& meta) {
   const auto version = meta.object("version");
   const auto json_version = version.object("json");
   if (json_version.count("major") != 1) {
     json_version.fail("major", "expected 1: perfgate reads nvbench's JSON format 1.x, found " +
                                    json_version.raw().at("major").dump());
   }
+  if (!version.has("nvbench")) {
+    return "";
+  }
+  const auto nvbench = version.object("nvbench");
+  return "nvbench " + (nvbench.has("git_version") ? nvbench.string("git_version")
+                                                  : nvbench.string_or("string", "?"));
+}
+
+// nvbench before its JSON format 1.0 (2021) keyed states and summaries by name ("states":
+// {"Device=0": ...}, "Average GPU Time (Cold)"), without `meta`: refused by name, not read as
+// something else.
+void refuse_2021_layout(const json_fields& root) {
+  const auto& benchmarks = root.array("benchmarks");
+  for (std::size_t b = 0; b < benchmarks.size(); ++b) {
+    const auto bench = root.element(benchmarks[b], b, "benchmarks");
+    if (bench.raw().contains("states") && bench.raw().at("states").is_object()) {
+      bench.fail("states",
+                 "is an object keyed by state name: nvbench's layout before its JSON format 1.0 "
+                 "(2021, no meta.version.json), which perfgate does not read; perfgate reads "
+                 "nvbench's JSON format 1.x (nvbench since 2022-01, PyPI cuda-bench): run the "
+                 "benchmark again with a newer nvbench");
+    }
+  }
+}
+} // namespace
+
+bool looks_like_nvbench_json(std::string_view text) {
+  // Files without `meta` are nvbench's too (its 2021 layout, hand-written test fixtures): their
+  // states hold summaries, which no Google Benchmark or perfgate file has.
+  return text.find("\"benchmarks\"") != std::string_view::npos &&
+         text.find("\"states\"") != std::string_view::npos &&
+         (text.find("\"meta\"") != std::string_view::npos ||
+          text.find("\"summaries\"") != std::string_view::npos);
+}
+
+nvbench_file read_nvbench_json(std::string_view text, const std::string& file) {
+  const nlohmann::json doc = json_fields::parse(text, file);
+  const json_fields root(doc, file, "");
   nvbench_file out;
-  if (version.has("nvbench")) {
-    const auto nvbench = version.object("nvbench");
-    out.writer = "nvbench " + (nvbench.has("git_version") ? nvbench.string("git_version")
-                                                           : nvbench.string_or("string", "?"));
+  if (root.has("meta")) {
+    out.writer = writer_of(root.object("meta"));
+  } else {
+    refuse_2021_layout(root); // else the 1.x layout without its meta block: read as 1.x
   }
   const auto& devices = list_or_empty(root, "devices");
   for (std::size_t i = 0; i < devices.size(); ++i) {
@@ -302,8 +337,6 @@ nvbench_file read_nvbench_json(std::string_view text, const std::string& file) {
   for (std::size_t b = 0; b < benchmarks.size(); ++b) {
     const auto bench = root.element(benchmarks[b], b, "benchmarks");
     const std::string bench_name = bench.string("name");
-    // A CPU-only benchmark ran on no device: nvbench writes "devices": null for it.
-    const bool cpu_only = !bench.has("devices");
     const auto& states = list_or_empty(bench, "states");
     for (std::size_t s = 0; s < states.size(); ++s) {
       const auto state = bench.element(states[s], s, "states");
@@ -311,8 +344,11 @@ nvbench_file read_nvbench_json(std::string_view text, const std::string& file) {
       st.benchmark = bench_name;
       st.name = state.string("name");
       st.kernel = bench_name + " [" + st.name + "]";
-      st.cpu_only = cpu_only;
-      if (!cpu_only) {
+      // A CPU-only benchmark ran on no device: nvbench writes "devices": null for it (and a
+      // "device" 0 for its states) and "nv/cpu_only/" summaries. A GPU state may name no device
+      // (hand-written files without "devices"): then its device is unknown.
+      st.cpu_only = !bench.has("devices") && cpu_only_summaries(state);
+      if (!st.cpu_only && state.has("device")) {
         st.device = static_cast<std::int64_t>(state.count("device"));
       }
       const auto& axis_values = list_or_empty(state, "axis_values");
@@ -331,12 +367,37 @@ nvbench_file read_nvbench_json(std::string_view text, const std::string& file) {
   return out;
 }
 
+namespace {
+// The name of the GPU a state ran on: the file's name for its device number, with the number
+// where the file's states ran on several ("Quadro GP100 (1)", as nvprof names a device).
+std::string device_of(const nvbench_file& f, std::int64_t id, bool several) {
+  std::string name = "device " + std::to_string(id);
+  for (const auto& [known, known_name] : f.devices) {
+    if (known == id) {
+      name = known_name;
+    }
+  }
+  return several ? name + " (" + std::to_string(id) + ")" : name;
+}
+} // namespace
+
 profile profile_from_nvbench(const nvbench_file& f, const std::string& file) {
   profile p;
   p.format = profile_format::nvbench_json;
   p.source_file = file;
   p.warp_size = 32;
   bool gpu = false;
+  std::set<std::int64_t> used;
+  for (const auto& st : f.states) {
+    if (st.device && !st.skipped) {
+      used.insert(*st.device);
+    }
+  }
+  // One GPU: the profile's device. Several: each state's own, and the profile names none.
+  const bool several = used.size() > 1;
+  if (used.size() == 1) {
+    p.device_name = device_of(f, *used.begin(), false);
+  }
   for (const auto& st : f.states) {
     if (st.skipped) {
       p.tool_errors.push_back("Failed to profile \"" + st.kernel + "\": nvbench skipped it (" +
@@ -350,22 +411,23 @@ profile profile_from_nvbench(const nvbench_file& f, const std::string& file) {
                               ")");
       continue;
     }
-    if (st.device && p.device_name.empty()) {
-      for (const auto& [id, name] : f.devices) {
-        if (id == *st.device) {
-          p.device_name = name;
-        }
-      }
-    }
     gpu = gpu || !st.cpu_only;
     kernel_profile k;
     k.name = st.kernel;
+    if (st.device && several) {
+      k.device_name = device_of(f, *st.device, true);
+    }
     k.invocations = 1; // the time and the declared bytes are those of one execution
     k.time_s = st.mean_s;
     if (!st.samples_s.empty()) {
       k.duration = duration_stats::from_samples(st.samples_s);
     } else if (st.summary) {
       k.duration = st.summary;
+    } else { // what the file says of the samples, and nothing it does not
+      if (st.samples > 0) {
+        k.sample_count = st.samples;
+      }
+      k.relative_noise = st.noise;
     }
     if (st.cpu_only) {
       k.threads = 1; // nvbench runs a CPU-only benchmark on the calling thread

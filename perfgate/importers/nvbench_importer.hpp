@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // nvbench's JSON (`--json FILE` or `--jsonbin FILE`; its format version meta.version.json 1.x,
-// written by nvbench since 2022-01 and by PyPI's cuda-bench, nvbench's Python front end).
+// written by nvbench since 2022-01 and by PyPI's cuda-bench, nvbench's Python front end; a file
+// without `meta` in that layout is read too, the 2021 layout before it is refused by name).
 // Every state of every benchmark becomes a kernel named "<benchmark> [<state name>]", the state
-// name as nvbench writes it ("Device=0 T=I32 Elements=2^20"). Its time is nvbench's cold mean
+// name as nvbench writes it ("Device=0 T=I32 Elements=2^20"), on the GPU it ran on (a file of
+// several GPUs names each state's: "Quadro GP100 (1)"). Its time is nvbench's cold mean
 // (nv/cold/time/gpu/mean; nv/cpu_only/time/cpu/mean for CPU-only benchmarks), its samples those
-// --jsonbin wrote beside the file, its bytes the global memory reads and writes the benchmark
+// --jsonbin wrote beside the file, else the statistics the file holds (count and relative noise
+// alone before 2025: no other statistic is made up), its bytes the global memory reads and writes the benchmark
 // declared (nv/gmem/* columns, else the bandwidth summary times the mean), its items the
 // element counts. nvbench declares no operations: alone, a state is judged against the memory
 // roof; the nvbench collector adds CUPTI's counters of the same kernels.
@@ -33,7 +36,7 @@ struct nvbench_state {
   std::string skip_reason;
   std::optional<double> mean_s;          ///< cold GPU (or CPU-only) mean time
   std::optional<double> noise;           ///< relative standard deviation, when finite
-  std::uint64_t samples = 0;             ///< nv/cold/sample_size
+  std::uint64_t samples = 0;             ///< nv/cold/sample_size (0: not in the file)
   std::optional<duration_stats> summary; ///< min, max, median, stdev where nvbench wrote them
   std::vector<double> samples_s;         ///< every cold sample (--jsonbin), else empty
   std::optional<double> bytes;           ///< global memory bytes read and written

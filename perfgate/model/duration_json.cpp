@@ -10,7 +10,10 @@ using nlohmann::json;
 
 json duration_stats_json(const duration_stats& s) {
   json j = {{"samples", s.samples}, {"mean_s", s.mean_s}, {"median_s", s.median_s},
-            {"min_s", s.min_s},     {"max_s", s.max_s},   {"stddev_s", s.stddev_s}};
+            {"min_s", s.min_s},     {"max_s", s.max_s}};
+  if (s.samples > 1) { // one sample has no deviation: absent, not 0
+    j["stddev_s"] = s.stddev_s;
+  }
   if (!s.samples_s.empty()) {
     j["samples_s"] = s.samples_s;
   }
@@ -24,11 +27,15 @@ duration_stats read_duration_stats(const json_fields& f, stats_fields fields) {
   };
   duration_stats s;
   s.samples = required || f.has("samples") ? f.count("samples") : 0;
+  if (required && s.samples == 0) { // a report would show them as zeros standing for unknown
+    f.fail("samples", "expected at least 1: statistics of no sample");
+  }
   s.mean_s = time("mean_s");
   s.median_s = time("median_s");
   s.min_s = time("min_s");
   s.max_s = time("max_s");
-  s.stddev_s = required || f.has("stddev_s") ? f.non_negative("stddev_s") : 0.0;
+  const bool deviation = f.has("stddev_s") || (required && s.samples > 1);
+  s.stddev_s = deviation ? f.non_negative("stddev_s") : 0.0; // one sample: none written
   return with_recorded_samples(f, s);
 }
 

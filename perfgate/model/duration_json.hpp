@@ -11,7 +11,8 @@
 
 namespace perfgate::detail {
 
-/// samples, mean_s, median_s, min_s, max_s, stddev_s, and samples_s when samples were recorded.
+/// samples, mean_s, median_s, min_s, max_s, stddev_s (not for one sample: it has none), and
+/// samples_s when samples were recorded.
 [[nodiscard]] nlohmann::json duration_stats_json(const duration_stats& s);
 
 /// How strictly read_duration_stats reads.

@@ -2,6 +2,8 @@
 #include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
+#include "util/number_format.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -224,10 +226,27 @@ kernel_params declared_kernel_params(const declared_work& w) {
   return k;
 }
 
+namespace {
+// Google Benchmark's SetItemsProcessed and nothing else: a count of unknown things.
+bool only_items(const declared_work& w) {
+  return w.items && w.bytes <= 0 && w.fp32_flops <= 0 && w.fp64_flops <= 0 && w.int_ops <= 0 &&
+         w.tensor_ops.empty();
+}
+} // namespace
+
 kernel_params kernel_params_from_profile(const profile& p, const kernel_profile& k) {
   const std::string file = p.source_file.empty() ? "<profile>" : p.source_file;
   const std::string where = "kernel '" + k.name + "'";
   try {
+    if (k.work && only_items(*k.work)) {
+      throw input_error(
+          file, where,
+          "declares only items_per_second (state.SetItemsProcessed: " +
+              detail::fixed(*k.work->items, 0) +
+              " items an iteration): an item has no size in bytes or operations, so no roof "
+              "bounds its time and it cannot be judged; declare state.SetBytesProcessed(bytes) "
+              "or the perfgate_* counters as well");
+    }
     if (k.work) {
       return declared_kernel_params(*k.work);
     }

@@ -116,10 +116,16 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     if (k.time_s) {
       measurement m;
       m.time_s = *k.time_s;
-      m.stats = k.duration.value_or(duration_stats{});
+      m.stats = k.duration; // absent where the source kept no statistics: never zeros
+      m.samples = k.duration ? std::optional<std::uint64_t>(k.duration->samples) : k.sample_count;
+      m.noise = k.relative_noise;
+      m.device = k.device_name;
       m.sm_clock_mhz = k.sm_clock_mhz;
       m.clock_limits = k.clock_limits;
       kr.measured = std::move(m);
+    }
+    if (!k.device_name.empty()) { // a profile of several GPUs: each kernel on its own
+      kr.result.device = local_device_named(k.device_name, devices);
     }
     try {
       kr.params = kernel_params_from_profile(p, k);

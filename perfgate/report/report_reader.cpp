@@ -253,7 +253,18 @@ report report_from_json(std::string_view text, const std::string& file) {
       const auto m = k.object("measured");
       measurement meas;
       meas.time_s = m.positive("time_s");
-      meas.stats = detail::read_duration_stats(m, detail::stats_fields::optional);
+      // Earlier reports wrote zeros for statistics nobody measured (samples 0).
+      const std::uint64_t samples = m.has("samples") ? m.count("samples") : 0;
+      if (samples > 0) {
+        meas.samples = samples;
+        if (m.has("median_s")) {
+          meas.stats = detail::read_duration_stats(m, detail::stats_fields::optional);
+        }
+      }
+      if (m.has("noise")) {
+        meas.noise = m.non_negative("noise");
+      }
+      meas.device = m.string_or("device", "");
       if (m.has("sm_clock_mhz")) {
         meas.sm_clock_mhz = m.positive("sm_clock_mhz");
       }

@@ -3,7 +3,8 @@
 // builds one executable per reader). A reader may accept an input or refuse it with
 // perfgate::error (input_error, exit 2); anything else escaping, a crash, a hang or a sanitizer
 // report is a finding. Accepted profiles also go through the model's parameter derivation, and
-// their numbers must be finite and >= 0: a reader that accepts nonsense is a finding too.
+// their numbers must be finite and >= 0, and their report may hold no 0 that stands for a value
+// the input did not have: a reader that accepts nonsense is a finding too.
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/gate.hpp>
@@ -12,6 +13,7 @@
 #include <perfgate/model.hpp>
 #include <perfgate/pipeline.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
 
 #include "collectors/collectors.hpp"
 #include "collectors/gpu_inventory.hpp"
@@ -22,6 +24,7 @@
 #include "importers/rocpd_importer.hpp"
 #include "importers/rocprof_importer.hpp"
 #include "importers/sass_importer.hpp"
+#include "unknown_zeros.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -54,6 +57,18 @@ void check_profile(const profile& p) {
     } catch (const error&) {
       // a kernel lacking metrics is refused by the model: fine
     }
+    if (k.duration) {
+      require(k.duration->samples >= 1, "statistics of no sample");
+    }
+    require(!k.sample_count || *k.sample_count >= 1, "a sample count of 0 for unknown");
+  }
+  // Its report: no field 0 because its value was unknown (tests/support/unknown_zeros.hpp).
+  try {
+    const auto r = predict_report(p, {resolve_device("h100-sxm")});
+    require(test::zeros_standing_for_unknown(nlohmann::json::parse(report_to_json(r))).empty(),
+            "a report field is 0 for a value the input did not hold");
+  } catch (const error&) {
+    // nothing to predict: refused with a message
   }
 }
 

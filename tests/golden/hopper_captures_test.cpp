@@ -11,6 +11,9 @@
 #include <perfgate/file_io.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
+
+#include "unknown_zeros.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -123,6 +126,21 @@ TEST(HopperCaptures, ARateMeasuredUnderAPowerCapHoldsAtTheLowestClockPhysicsAllo
   const auto at = perfgate::at_sm_clock(d, 1290.0);
   EXPECT_NEAR(at.extra_peaks.at("tensor_bf16_gflops"), per_mhz * 1290.0, 1e-6);
   EXPECT_EQ(at.extra_peaks.at("dram_read_gbs"), d.extra_peaks.at("dram_read_gbs"));
+}
+
+// Issue 43's property: a report of every capture holds no 0 standing for a value the capture
+// lacks (a sample count, a time, a deviation of one sample).
+TEST(HopperCaptures, NoReportHoldsAZeroForUnknown) {
+  for (const auto& c : captures()) {
+    const auto d = calibrated(c);
+    for (const auto& file : c.profiles) {
+      SCOPED_TRACE(file);
+      const auto r = perfgate::predict_report(perfgate::import_profile(data + file), {d}, "", true);
+      const auto zeros = perfgate::test::zeros_standing_for_unknown(
+          nlohmann::json::parse(perfgate::report_to_json(r)));
+      EXPECT_TRUE(zeros.empty()) << zeros.size() << ", first " << zeros.front();
+    }
+  }
 }
 
 TEST(HopperCaptures, NoKernelOfThePublicCapturesBeatsItsRoof) {

@@ -128,6 +128,15 @@ struct kernel_profile {
   /// Why the GPU held its clocks down while the kernel ran (NVML clock-event reasons such as
   /// "sw_power_cap", "hw_thermal_slowdown"), when known; empty when nothing held them down.
   std::vector<std::string> clock_limits;
+  /// The GPU this kernel ran on where the profile's kernels ran on several (an nvbench file of a
+  /// two-GPU run: "Quadro GP100 (1)", the tool's name and device number); empty: the profile's
+  /// device_name.
+  std::string device_name;
+  /// What the tool reported of the timed samples where `duration` is unknown (it kept neither
+  /// the samples nor all their statistics: nvbench files before 2025 hold the count and the
+  /// relative standard deviation). Absent: not reported, never 0 for unknown.
+  std::optional<std::uint64_t> sample_count;
+  std::optional<double> relative_noise; ///< standard deviation / mean of those samples
 
   [[nodiscard]] std::optional<double> counter(std::string_view canonical) const;
   /// Warp-level matrix (MMA) instructions that the counters prove: the tensor pipe's

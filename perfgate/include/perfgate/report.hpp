@@ -23,7 +23,13 @@ namespace perfgate {
 /// A kernel's measured time (all invocations modelled together).
 struct measurement {
   double time_s = 0; ///< total over the invocations
-  duration_stats stats;
+  /// Statistics of the timed samples, when the source held them all; absent, never zeros, when
+  /// it did not (then `samples` and `noise` carry what it held).
+  std::optional<duration_stats> stats;
+  std::optional<std::uint64_t> samples; ///< how many timed samples, when known
+  std::optional<double> noise; ///< their relative standard deviation, as the source reported it
+  /// The GPU the kernel ran on where the profile's kernels ran on several (empty: the profile's).
+  std::string device;
   std::optional<double> sm_clock_mhz;    ///< mean SM clock while the kernel ran, when measured
   std::vector<std::string> clock_limits; ///< why the clocks were held down (NVML reasons)
 };

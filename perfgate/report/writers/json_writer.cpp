@@ -97,9 +97,18 @@ json measured_json(const std::optional<measurement>& m) {
   if (!m) {
     return nullptr;
   }
-  const auto& s = m->stats;
-  json j = detail::duration_stats_json(s);
+  // Only what the source held: a statistic it did not give is absent, never 0.
+  json j = m->stats ? detail::duration_stats_json(*m->stats) : json::object();
   j["time_s"] = m->time_s;
+  if (m->samples) {
+    j["samples"] = *m->samples;
+  }
+  if (m->noise) {
+    j["noise"] = *m->noise;
+  }
+  if (!m->device.empty()) {
+    j["device"] = m->device;
+  }
   if (m->sm_clock_mhz) {
     j["sm_clock_mhz"] = *m->sm_clock_mhz;
   }

@@ -3,8 +3,9 @@
 """Writes the constructed nvbench fixtures of this folder (see README.md): nvbench's JSON as its
 writer (nvbench/json_printer.cu) builds it, with numbers we chose. Run from this folder:
     python3 construct.py
-The layout follows nvbench 66212f1 (2026-08-12, = cuda-bench 0.3.0) for copy_h200.json and the
-2022-01 .. 2025-04 layout (nvbench c03033b, 2024-11-20) for copy_h100_2024.json; no GPU wrote these numbers."""
+The layout follows nvbench 66212f1 (2026-08-12, = cuda-bench 0.3.0) for copy_h200.json; no GPU
+wrote these numbers. The 2022-01 .. 2025-04 layout is no longer constructed: real files of it are
+in tests/data/external/ (NVIDIA/nvbench's test_ref.json, spark-rapids-jni's results)."""
 import json
 import math
 import os
@@ -100,9 +101,6 @@ H200 = {"id": 0, "name": "NVIDIA H200", "sm_version": 900, "ptx_version": 900,
         "global_memory_bus_peak_clock_rate": 3201000000, "global_memory_bus_width": 6144,
         "global_memory_bus_bandwidth": 2 * 3201000000 * 6144 // 8, "l2_cache_size": 52428800,
         "shared_memory_per_sm": 233472, "shared_memory_per_block": 49152, "ecc_state": True}
-H100 = dict(H200, name="NVIDIA H100 80GB HBM3", global_memory_size=84929347584,
-            global_memory_bus_peak_clock_rate=2619000000, global_memory_bus_width=5120,
-            global_memory_bus_bandwidth=2 * 2619000000 * 5120 // 8)
 
 
 def meta(argv, git_version, sha):
@@ -115,8 +113,6 @@ def meta(argv, git_version, sha):
 
 SETTINGS_2026 = {"min_samples": 10, "cold_warmup_runs": 1, "cold_max_warmup_walltime": -1.0,
                  "batch_target_time": 0.5, "skip_time": -1.0, "timeout": 15.0}
-SETTINGS_2024 = {"min_samples": 10, "min_time": 0.5, "max_noise": 0.005, "skip_time": -1.0,
-                 "timeout": 15.0}
 
 
 def copy_axes():
@@ -218,40 +214,6 @@ def h200_file(rng):
             "devices": [H200], "benchmarks": [copy, host, skip]}
 
 
-def h100_2024_file(rng):
-    states = []
-    for tci, (t, size) in enumerate((("I32", 4), ("F64", 8))):
-        for e in (20, 24):
-            n = 2 ** e
-            centre = (n * size * 2) / 2.9e12 + 3.5e-6
-            count = int(0.5 / centre) // 4
-            gpu = samples(rng, count, centre, 0.008)
-            cpu = [g + 6.0e-6 for g in gpu]
-            s = [summary("nv/cold/sample_size", count, "Samples", "Number of isolated kernel executions", "sample_size")]
-            cpu_s, _ = time_summaries("nv/cold/time/cpu/", "cpu", cpu, False)
-            gpu_s, mean = time_summaries("nv/cold/time/gpu/", "gpu", gpu, False)
-            s += cpu_s + gpu_s
-            # add_element_count(n) and add_global_memory_reads<T>(n) without column names: the
-            # amounts live only in the rates
-            s.append(summary("nv/cold/bw/item_rate", n / mean, "Elem/s", "Number of input elements processed per second", "item_rate"))
-            bw = 2 * n * size / mean
-            s.append(summary("nv/cold/bw/global/bytes_per_second", bw, "GlobalMem BW", "Number of bytes read/written per second", "byte_rate"))
-            s.append(summary("nv/cold/bw/global/utilization", bw / H100["global_memory_bus_bandwidth"], "BWUtil", "Global device memory utilization as a percentage of peak", "percentage"))
-            s.append(summary("nv/cold/walltime", 0.5021, "Walltime", "Walltime used for isolated measurements", "duration", HIDDEN))
-            state = {"name": "Device=0 T=%s Elements=2^%d" % (t, e)}
-            state.update(SETTINGS_2024)
-            state.update({"device": 0, "type_config_index": tci,
-                          "axis_values": [value("T", t), value("Elements", n)],
-                          "summaries": s, "is_skipped": False})
-            states.append(state)
-    copy = {"name": "copy", "index": 0}
-    copy.update(SETTINGS_2024)
-    copy.update({"devices": [0], "axes": copy_axes(), "states": states})
-    return {"meta": meta(["./copy_bench", "-d", "0", "--json", "copy.json"],
-                         "old-cmake-205-gc03033b", "c03033b50e46748207b27685b1cdfcbe4a2fec59"),
-            "devices": [H100], "benchmarks": [copy]}
-
-
 def write(path, doc):
     with open(path, "w", encoding="utf-8") as f:
         f.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -260,4 +222,3 @@ def write(path, doc):
 if __name__ == "__main__":
     os.makedirs("copy_h200.json-bin", exist_ok=True)
     write("copy_h200.json", h200_file(random.Random(20261126)))
-    write("copy_h100_2024.json", h100_2024_file(random.Random(2024)))

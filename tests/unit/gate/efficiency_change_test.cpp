@@ -33,7 +33,7 @@ TEST(EfficiencySamples, EachLaunchAgainstTheRoofOfOneLaunch) {
   m.stats = duration_stats::from_samples({1e-3, 2e-3, 1e-3, 4e-3});
   k.measured = m;
   EXPECT_EQ(efficiency_samples(k, 0.5), (std::vector<double>{1.0, 0.5, 1.0, 0.25}));
-  k.measured->stats.samples_s.clear();
+  k.measured->stats->samples_s.clear();
   EXPECT_TRUE(efficiency_samples(k, 0.5).empty());
 }
 

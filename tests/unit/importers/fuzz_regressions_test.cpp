@@ -76,3 +76,13 @@ TEST(FuzzRegressions, InvocationsBeyondAnIntegerAreAnInputError) {
             std::string::npos)
       << what;
 }
+
+TEST(FuzzRegressions, ADurationOfNoSampleIsAnInputError) {
+  const std::string what =
+      perfgate::test::import_failure(std::string(PERFGATE_TEST_DATA_DIR) +
+                                     "/fuzz-regressions/profile_duration_of_no_sample.json");
+  EXPECT_NE(what.find("profile_duration_of_no_sample.json: key 'kernels[0].duration.samples': "
+                      "expected at least 1"),
+            std::string::npos)
+      << what;
+}

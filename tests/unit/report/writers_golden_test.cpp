@@ -8,6 +8,8 @@
 #include <perfgate/import.hpp>
 #include <perfgate/writers.hpp>
 
+#include "unknown_zeros.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -107,6 +109,13 @@ TEST(WritersGolden, QuadrantChartMatchesItsGoldenFile) {
 TEST(WritersGolden, JsonGoldenReadsBackToItself) {
   const std::string json = perfgate::render_report(golden_report(), "json");
   EXPECT_EQ(perfgate::report_to_json(perfgate::report_from_json(json, "report.json")), json);
+}
+
+// Issue 43's property: the nvprof SGEMM has a time but no statistics; none is written as 0.
+TEST(WritersGolden, NoFieldIsZeroForAnUnknownValue) {
+  const auto json = nlohmann::json::parse(perfgate::render_report(golden_report(), "json"));
+  EXPECT_EQ(perfgate::test::zeros_standing_for_unknown(json), std::vector<std::string>{});
+  EXPECT_FALSE(json.at("kernels").at(0).at("measured").contains("samples"));
 }
 
 TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
