@@ -101,8 +101,7 @@ inline int requireGpu(const char* program) {
   int count = 0;
   const Error e = getDeviceCount(&count);
   if (e != kSuccess) {
-    std::fprintf(stderr, "%s: no GPU: %s failed: %s\n", program, kDeviceCountCall,
-                 errorString(e));
+    std::fprintf(stderr, "%s: no GPU: %s failed: %s\n", program, kDeviceCountCall, errorString(e));
     return kSkip;
   }
   if (count <= 0) {
@@ -128,11 +127,11 @@ inline int requireGpu(const char* program) {
 } // namespace ex
 
 // Runtime calls and kernel launches that fail end the program with exit status 1.
-#define EX_CHECK(call)                                                                           \
-  do {                                                                                           \
-    const ::ex::Error ex_check_error_ = (call);                                                  \
-    if (ex_check_error_ != ::ex::kSuccess)                                                       \
-      ::ex::fail(__FILE__, __LINE__, #call, ex_check_error_);                                    \
+#define EX_CHECK(call)                                                                             \
+  do {                                                                                             \
+    const ::ex::Error ex_check_error_ = (call);                                                    \
+    if (ex_check_error_ != ::ex::kSuccess)                                                         \
+      ::ex::fail(__FILE__, __LINE__, #call, ex_check_error_);                                      \
   } while (0)
 #define EX_CHECK_LAUNCH() EX_CHECK(::ex::lastError())
 

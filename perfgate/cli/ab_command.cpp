@@ -10,6 +10,7 @@
 #include <perfgate/gate.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>
+#include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>
 
 #include "cli/ab_session.hpp"
@@ -36,8 +37,8 @@ report judge(const ab_session& s, const ab_outcome& outcome) {
     if (runs == outcome.runs.end()) {
       continue; // skipped or unmeasured: its own verdict says why
     }
-    const auto judged = detail::judge_ab_runs(runs->second, s.max_efficiency_drop, s.confidence,
-                                              on, "the base build " + s.base_binary);
+    const auto judged = detail::judge_ab_runs(runs->second, s.max_efficiency_drop, s.confidence, on,
+                                              "the base build " + s.base_binary);
     k.result.ab = judged.ab;
     k.result.baseline_efficiency = 1 / stats::median(runs->second.base);
     auto& reasons = k.result.reasons;
@@ -121,13 +122,14 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
   cmd->add_flag("--keep-warm-up", o->keep_warm_up,
                 "cupti, ncu, rocprof: keep each kernel's first launch");
   cmd->add_option("--report", *report_file,
-                  "Write the head's " + std::string(report_schema) + " JSON, judged against the base, here");
+                  "Write the head's " + std::string(report_schema) +
+                      " JSON, judged against the base, here");
   cmd->footer("After --: ARGS..., the arguments both builds are run with");
   return [o, report_file, device_ids, argv, program]() {
     o->args = program;
     if (o->max_rounds < o->min_rounds) {
-      throw usage_error("--max-rounds " + std::to_string(o->max_rounds) + " is below --min-rounds " +
-                        std::to_string(o->min_rounds));
+      throw usage_error("--max-rounds " + std::to_string(o->max_rounds) +
+                        " is below --min-rounds " + std::to_string(o->min_rounds));
     }
     for (const auto* binary : {&o->base_binary, &o->head_binary}) {
       if (!std::filesystem::exists(*binary)) {

@@ -46,8 +46,7 @@ std::optional<double> run_time(const report& r, const std::string& kernel) {
   if (k == r.kernels.end() || !k->result.efficiency) {
     return std::nullopt;
   }
-  const auto times =
-      stats::relative_times({detail::efficiency_samples(*k, *k->result.efficiency)});
+  const auto times = stats::relative_times({detail::efficiency_samples(*k, *k->result.efficiency)});
   return times.empty() ? 1 / *k->result.efficiency : stats::median(times.front());
 }
 
@@ -117,8 +116,7 @@ void print_round(int round, const ab_session& s, bool head_first, double spent_s
     return;
   }
   const auto open = undecided(s, *runs);
-  std::cerr << ": " << runs->size() - open.size() << " of " << runs->size()
-            << " kernel(s) settled";
+  std::cerr << ": " << runs->size() - open.size() << " of " << runs->size() << " kernel(s) settled";
   for (const auto& [name, a] : open) {
     std::cerr << "; " << name << " AMBIGUOUS (" << detail::fixed(a.ratio.lo, 3) << "x .. "
               << detail::fixed(a.ratio.hi, 3) << "x against " << detail::fixed(a.allowed, 3)
@@ -150,8 +148,8 @@ ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& device
     const auto started = clock::now();
     for (const bool head_now : {head_first, !head_first}) {
       (head_now ? head : base)
-          .push_back(measure(s, head_now ? s.head_binary : s.base_binary, devices, meta,
-                             counter_runs));
+          .push_back(
+              measure(s, head_now ? s.head_binary : s.base_binary, devices, meta, counter_runs));
     }
     last_round_s = std::chrono::duration<double>(clock::now() - started).count();
     const double now_s = std::chrono::duration<double>(clock::now() - begin).count();

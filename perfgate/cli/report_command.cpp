@@ -4,6 +4,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>
 
 #include "cli/commands.hpp"
@@ -27,7 +28,8 @@ action add_report_command(CLI::App& app) {
     std::string output;
   };
   auto o = std::make_shared<options>();
-  auto* cmd = app.add_subcommand("report", "Render a " + std::string(report_schema) + " file for people");
+  auto* cmd =
+      app.add_subcommand("report", "Render a " + std::string(report_schema) + " file for people");
   cmd->add_option("report", o->file, std::string(report_schema) + " file (or /1)")->required();
   cmd->add_option("--format", o->format, report_writer_help())->capture_default_str();
   cmd->add_option("--chart", o->chart,

@@ -6,13 +6,14 @@
 #include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
 #include <perfgate/report.hpp>
+#include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>
 
 #include "cli/ab_session.hpp"
 #include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
-#include "collectors/nvbench_collector.hpp"
 #include "collectors/ctest_gpus.hpp"
+#include "collectors/nvbench_collector.hpp"
 #include "gate/efficiency_change.hpp"
 #include "importers/csv_reader.hpp"
 #include "util/number_format.hpp"
@@ -265,9 +266,8 @@ int check_gated_kernels_present(const profile& p, const std::string& regex) {
                          detail::quote_tool_errors(p.tool_errors));
     }
   }
-  if (!regex.empty() &&
-      std::none_of(p.kernels.begin(), p.kernels.end(),
-                   [&](const kernel_profile& k) { return gated(k.name); })) {
+  if (!regex.empty() && std::none_of(p.kernels.begin(), p.kernels.end(),
+                                     [&](const kernel_profile& k) { return gated(k.name); })) {
     std::cout << "perfgate: FAIL: --kernels '" << regex << "' matches no kernel of the profile "
               << p.source_file << " (" << p.kernels.size() << " kernel"
               << (p.kernels.size() == 1 ? "" : "s") << " in it)"
@@ -286,9 +286,9 @@ std::vector<std::string> slower_or_undecided(const report& r) {
     const bool flagged =
         v.confirmation ? v.confirmation->kind == stats::change::slower ||
                              v.confirmation->kind == stats::change::ambiguous
-        : v.change     ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
-                             v.change->kind == stats::change::ambiguous
-                       : false;
+        : v.change ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
+                         v.change->kind == stats::change::ambiguous
+                   : false;
     if (flagged) {
       names.push_back(k.name);
     }
@@ -346,7 +346,8 @@ void decide_by_stored_build(report& r, gate_policy& policy, const run_options& o
   s.time_budget_s = o.ab_budget_s;
   if (o.timeout_s) {
     const double left =
-        *o.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+        *o.timeout_s -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     s.time_budget_s = std::min(s.time_budget_s, left);
     s.timeout_s = std::max(left, 1e-3);
   }
@@ -403,7 +404,8 @@ void confirm(report& r, gate_policy& policy, const run_options& options,
   run_options o = options;
   if (o.timeout_s) {
     const double left =
-        *o.timeout_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
+        *o.timeout_s -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begun).count();
     o.confirm_budget_s = std::min(o.confirm_budget_s, left);
     o.timeout_s = std::max(left, 1e-3);
   }
@@ -430,7 +432,8 @@ void confirm(report& r, gate_policy& policy, const run_options& options,
   const std::string budget = detail::fixed(o.confirm_budget_s, o.confirm_budget_s < 10 ? 1 : 0);
   for (int round = 1; !open.empty(); ++round) {
     const double spent = std::chrono::duration<double>(clock::now() - begin).count();
-    const char* const stay = open.size() == 1 ? " kernel stays AMBIGUOUS" : " kernels stay AMBIGUOUS";
+    const char* const stay =
+        open.size() == 1 ? " kernel stays AMBIGUOUS" : " kernels stay AMBIGUOUS";
     if (spent + last_round_s > o.confirm_budget_s) {
       std::cerr << "perfgate: confirmation: the budget of " << budget
                 << " s ends before another run; " << open.size() << stay << "\n";
@@ -473,8 +476,8 @@ void confirm(report& r, gate_policy& policy, const run_options& options,
                                   [&](const kernel_report& x) { return x.name == name; });
       const auto& c = *k->result.confirmation;
       std::cerr << " " << name << " " << stats::to_string(c.kind) << " (fastest "
-                << detail::fixed(c.ratio, 3) << "x of "
-                << detail::fixed(c.allowed, 3) << "x allowed, " << c.head_runs << " runs"
+                << detail::fixed(c.ratio, 3) << "x of " << detail::fixed(c.allowed, 3)
+                << "x allowed, " << c.head_runs << " runs"
                 << (c.kind == stats::change::ambiguous
                         ? ", about " + std::to_string(c.runs_to_settle) + " needed"
                         : std::string())
@@ -573,7 +576,8 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "Bytes per element of the class's data (8 for double)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--report", o->report_file, "Write the " + std::string(report_schema) + " JSON here (atomically)");
+  cmd->add_option("--report", o->report_file,
+                  "Write the " + std::string(report_schema) + " JSON here (atomically)");
   cmd->add_option("--timeout", o->timeout_s,
                   "Kill the program after this many seconds, all its runs together (exit 3)")
       ->check(CLI::Validator(
@@ -743,9 +747,8 @@ action add_baseline_command(CLI::App& app) {
     if (!o->keep_build.empty()) {
       // Beside the baseline, so the two travel together (a cache, an artifact, a commit).
       const std::filesystem::path out(o->output);
-      const std::filesystem::path relative =
-          std::filesystem::path(out.stem().string() + ".build") /
-          std::filesystem::path(o->keep_build).filename();
+      const std::filesystem::path relative = std::filesystem::path(out.stem().string() + ".build") /
+                                             std::filesystem::path(o->keep_build).filename();
       const std::filesystem::path copy = out.parent_path() / relative;
       copy_executable(o->keep_build, copy);
       b.build = stored_build{relative.string(), file_fnv1a64(copy)};

@@ -170,17 +170,17 @@ void add_tensor_counters(profile& base, const profile& tensor);
 struct cupti_kernel_run {
   std::string name; ///< demangled
   std::uint64_t launches = 0;
-  std::vector<double> durations_ns;                  ///< timing run, in launch order
+  std::vector<double> durations_ns; ///< timing run, in launch order
   /// Timing run: each launch's configuration, beside durations_ns (files before 2026-11-26
   /// have none).
   std::vector<launch_shape> shapes;
-  std::optional<launch_config> launch;               ///< of the first launch
-  std::uint64_t profiled_launches = 0;               ///< counter run
+  std::optional<launch_config> launch;                ///< of the first launch
+  std::uint64_t profiled_launches = 0;                ///< counter run
   std::map<std::string, double, std::less<>> metrics; ///< counter run: totals (rates averaged)
   /// Counter run: each range's (launch's) values in the run's metric order, when written.
   std::vector<std::vector<double>> range_values;
-  std::optional<double> nvml_clock_mhz;              ///< timing run: mean SM clock at launch
-  std::vector<std::string> clock_limits;             ///< timing run: NVML clock-event reasons
+  std::optional<double> nvml_clock_mhz;  ///< timing run: mean SM clock at launch
+  std::vector<std::string> clock_limits; ///< timing run: NVML clock-event reasons
 };
 
 /// What the injection library wrote for one run (`perfgate-cupti/1`).

@@ -89,12 +89,14 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
           return v[i].is_number_unsigned() && (i == 6 || v[i].get<std::uint64_t>() > 0);
         };
         if (!v.is_array() || v.size() != 7 ||
-            !std::all_of(v.begin(), v.end(), [](const auto& x) { return x.is_number_unsigned(); }) ||
+            !std::all_of(v.begin(), v.end(),
+                         [](const auto& x) { return x.is_number_unsigned(); }) ||
             !positive(0) || !positive(1) || !positive(2) || !positive(3) || !positive(4) ||
             !positive(5)) {
           k.fail("launch_configs[" + std::to_string(c) + "]",
                  "expected [grid x, y, z, block x, y, z, dynamic shared bytes], grid and block "
-                 "> 0, found " + v.dump());
+                 "> 0, found " +
+                     v.dump());
         }
         launch_shape s;
         s.grid = {v[0].get<std::uint64_t>(), v[1].get<std::uint64_t>(), v[2].get<std::uint64_t>()};
@@ -121,9 +123,9 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
             !std::all_of(v.begin(), v.end(), [](const auto& x) {
               return x.is_number() && x.template get<double>() >= 0;
             })) {
-          k.fail("range_values[" + std::to_string(r) + "]",
-                 "expected " + std::to_string(run.metrics.size()) +
-                     " numbers >= 0, one per metric");
+          k.fail("range_values[" + std::to_string(r) + "]", "expected " +
+                                                                std::to_string(run.metrics.size()) +
+                                                                " numbers >= 0, one per metric");
         }
         kr.range_values.push_back(v.get<std::vector<double>>());
       }
@@ -176,7 +178,8 @@ std::vector<kernel_profile> launch_group_kernels(const cupti_kernel_run& t,
     for (std::size_t i : g.launches) {
       seconds.push_back(t.durations_ns[i] * 1e-9);
       for (std::size_t m = 0; m < metrics.size(); ++m) {
-        (cupti::is_rate_metric(metrics[m]) ? rate_sums : totals)[metrics[m]] += c.range_values[i][m];
+        (cupti::is_rate_metric(metrics[m]) ? rate_sums : totals)[metrics[m]] +=
+            c.range_values[i][m];
       }
     }
     k.duration = duration_stats::from_samples(seconds);
