@@ -96,16 +96,16 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
     s.clock_scale = *src_clock / *target.sm_clock_mhz;
   }
   // The share the roof does not explain. Issue-bound work: latency and synchronisation in SM
-  // cycles, which move with the clock. Memory-bound work: bandwidth a stream did not reach,
-  // because its SMs kept too few requests in flight (Little's law): it moves with the SMs'
-  // request rate, SM count x clock. Same SMs (an H100 and an H200): the clock alone; an L4's
-  // 58 SMs to an A100's 108: 1.9x the clock ratio.
-  s.leftover_scale = s.clock_scale;
-  if (from.bound == bound_class::memory && src.kind == "gpu" && dst.kind == "gpu" &&
-      src.compute_units > 0 && dst.compute_units > 0) {
-    s.leftover_scale *=
-        static_cast<double>(src.compute_units) / static_cast<double>(dst.compute_units);
-  }
+  // cycles, which move with the clock. Memory-bound work between GPUs: bandwidth a stream did
+  // not reach because its SMs kept too few requests in flight (Little's law), which moves with
+  // the rate the SMs issue loads and stores (ldst_ginst: SMs x lanes x clock, at the clocks the
+  // GPUs run at). Same SMs (an H100 and an H200): the clock alone; an L4's 58 SMs to an A100's
+  // 108: 1.9x the clock ratio; a Fermi SM to a Kepler SMX: their measured rates.
+  s.leftover_scale = from.bound == bound_class::memory && src.kind == "gpu" &&
+                             dst.kind == "gpu" && source.peaks.ldst_ginst > 0 &&
+                             target.peaks.ldst_ginst > 0
+                         ? source.peaks.ldst_ginst / target.peaks.ldst_ginst
+                         : s.clock_scale;
   const double scaled =
       measured_s * (s.utilisation * s.resource_scale + (1 - s.utilisation) * s.leftover_scale);
   s.at_roof = scaled < to.time_s;

@@ -168,9 +168,10 @@ struct measured_scaling {
   std::string limiter;        ///< the source roof's limiter ("dram", "fp32", "issue", ...)
   double resource_scale = 0;  ///< the limiting side's time on the destination / on the source
   double clock_scale = 1;     ///< source SM clock / destination SM clock (1 when unknown)
-  /// What the share the roof does not explain (1 - u) scaled by: clock_scale, times source SMs
-  /// / destination SMs for memory-bound work between GPUs (bandwidth a stream did not reach
-  /// moves with the requests its SMs keep in flight).
+  /// What the share the roof does not explain (1 - u) scaled by: clock_scale, or for
+  /// memory-bound work between GPUs the ratio of their load/store issue rates (ldst_ginst, at
+  /// the clocks they run at): bandwidth a stream did not reach moves with the requests its SMs
+  /// keep in flight.
   double leftover_scale = 1;
   bool at_roof = false;       ///< raised to the destination's roof, which no run can beat
 };
@@ -257,7 +258,8 @@ public:
 /// sustains (DRAM at its pattern, a compute path, the summed issue of a single-pipeline GPU;
 /// a GPU's DRAM even where a working set fits L2; for fp32 matrix work between two GPUs that
 /// state `fp32_gemm_gflops`, the rate library GEMMs sustain); the rest scales with the SM
-/// clock, and for memory-bound work between GPUs with their SM counts too (leftover_scale):
+/// clock, or for memory-bound work between GPUs with their load/store issue rates
+/// (leftover_scale):
 ///   t_dst = measured_s x (u x resource_scale + (1 - u) x leftover_scale), never below dst's
 ///   roof (at its peaks' clock).
 /// The other fields are the model's prediction on `dst` (predict). Throws usage_error when

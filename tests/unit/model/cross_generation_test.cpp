@@ -131,8 +131,8 @@ TEST(SustainedClock, AClockAboveThePeaksClockIsRefused) {
 TEST(CrossGeneration, AMemoryBoundLeftoverScalesWithTheSmsRequestRate) {
   // An elementwise op measured on an L4 (300 GB/s, 58 SMs at a sustained 733 MHz) at 0.8 of its
   // DRAM roof, predicted on an A100 PCIe 40GB (1555 GB/s, 108 SMs at 1267 MHz): the explained
-  // share moves with bandwidth, the rest with SM count x clock (Little's law: the requests the
-  // SMs keep in flight).
+  // share moves with bandwidth, the rest with the SMs' load/store issue rate, 32 lanes x SMs x
+  // clock on both (Little's law: the requests the SMs keep in flight).
   const auto k = declared(25e6, 0, 300e6, false); // 1 ms at L4's DRAM roof
   const auto p = perfgate::predict_from_measurement(k, 1.25e-3, std::nullopt, find_device("l4"),
                                                     find_device("a100-pcie-40gb"));
@@ -140,7 +140,7 @@ TEST(CrossGeneration, AMemoryBoundLeftoverScalesWithTheSmsRequestRate) {
   EXPECT_DOUBLE_EQ(s.utilisation, 0.8);
   EXPECT_DOUBLE_EQ(s.resource_scale, 300.0 / 1555.0);
   EXPECT_DOUBLE_EQ(s.clock_scale, 733.0 / 1267.0);
-  EXPECT_DOUBLE_EQ(s.leftover_scale, 733.0 / 1267.0 * 58.0 / 108.0);
+  EXPECT_NEAR(s.leftover_scale, 733.0 / 1267.0 * 58.0 / 108.0, 1e-12);
   EXPECT_NEAR(p.predicted_time_s, 1.25e-3 * (0.8 * s.resource_scale + 0.2 * s.leftover_scale),
               1e-15);
 }

@@ -35,7 +35,8 @@ const device src = gpu("src", 1000, 100, 1000);
 
 TEST(MeasuredScaling, TheLimitedShareScalesWithItsResourceTheRestWithTheClock) {
   const auto k = kernel(1e9, 1e9); // memory-bound on src: roof 10 ms (compute 1 ms)
-  const device dst = gpu("dst", 1000, 200, 1250);
+  // dst: 1.25x the clock and the same SMs, so 1.25x the load/store issue rate.
+  const device dst = gpu("dst", 1250, 200, 1250);
   const auto p = perfgate::predict_from_measurement(k, 12.5e-3, std::nullopt, src, dst);
   ASSERT_TRUE(p.scaling);
   const auto& s = *p.scaling;
@@ -44,8 +45,8 @@ TEST(MeasuredScaling, TheLimitedShareScalesWithItsResourceTheRestWithTheClock) {
   EXPECT_EQ(s.limiter, "dram");
   EXPECT_DOUBLE_EQ(s.resource_scale, 0.5); // twice the bandwidth
   EXPECT_DOUBLE_EQ(s.clock_scale, 0.8);    // 1000 / 1250 MHz
-  // The 2.5 ms the roof does not explain is bandwidth the SMs' requests did not reach: with
-  // the SM count unknown, it moves with the clock.
+  // The 2.5 ms the roof does not explain is bandwidth the SMs' requests did not reach: it moves
+  // with their load/store issue rate, here the clock's.
   EXPECT_DOUBLE_EQ(s.leftover_scale, 0.8);
   EXPECT_FALSE(s.at_roof);
   EXPECT_NEAR(p.predicted_time_s, 12.5e-3 * (0.8 * 0.5 + 0.2 * 0.8), 1e-15);
