@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Issue 33's accuracy benchmark: every public pair of captures (H100 <-> H200 at natural and
-# locked clocks, the tensor GEMMs, the thesis's six GPUs in every direction), predicted by each
+# locked clocks, the tensor GEMMs, the thesis's six GPUs in every direction; issue 42: NeuSight's
+# fp32 PyTorch ops on V100, A100 40/80, H100, L4 and MI210 in every direction), predicted by each
 # predictor and compared with the measured times (scripts/bench/accuracy.py says how). Prints
 # the summary table, and with --kernels every kernel's error; docs/accuracy.md keeps the table.
 # Offline and deterministic: replays captures in tests/data, measures nothing on this machine.

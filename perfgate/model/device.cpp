@@ -211,6 +211,13 @@ device device_from_json(std::string_view text, const std::string& file) {
   d.vector_bits = optional_positive_int(root, "vector_bits");
   d.hardware_threads = optional_positive_int(root, "hardware_threads");
   d.sm_clock_mhz = read_sm_clock(root);
+  if (root.has("sustained_clock_mhz")) {
+    d.sustained_clock_mhz = root.positive("sustained_clock_mhz");
+    if (!d.sm_clock_mhz || *d.sustained_clock_mhz > *d.sm_clock_mhz) {
+      root.fail("sustained_clock_mhz", "expected a clock at most the one the peaks hold at "
+                                       "(sm_clock_mhz or boost_clock_mhz)");
+    }
+  }
   if (root.has("memory_gb")) {
     d.memory_gb = root.positive("memory_gb");
   }
@@ -282,6 +289,9 @@ std::string device_to_json(const device& d) {
   }
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;
+  }
+  if (d.sustained_clock_mhz) {
+    j["sustained_clock_mhz"] = *d.sustained_clock_mhz;
   }
   if (!d.peak_clocks_mhz.empty()) {
     j["peak_clocks_mhz"] = d.peak_clocks_mhz;
@@ -509,7 +519,7 @@ std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, d
 }
 
 std::optional<cache_level> cache_holding(const device& d, double working_set_bytes, bool one_core) {
-  if (d.kind != "cpu" || !(working_set_bytes > 0)) {
+  if (!(working_set_bytes > 0)) {
     return std::nullopt;
   }
   const auto [peaks, extra, use_one_core] = peaks_of_scope(d, one_core);
@@ -528,7 +538,8 @@ std::optional<cache_level> cache_holding(const device& d, double working_set_byt
     if (size == d.cache_bytes.end()) {
       continue;
     }
-    const double capacity = size->second * (name == "llc" ? 1.0 : cores);
+    // A GPU's L2 is one cache all SMs share; a CPU's L1 and L2 are each core's own.
+    const double capacity = size->second * (name == "llc" || d.kind == "gpu" ? 1.0 : cores);
     if (working_set_bytes <= 2 * capacity && gbs > 0) {
       return cache_level{std::string(name), capacity, gbs};
     }

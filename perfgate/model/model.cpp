@@ -5,7 +5,9 @@
 #include "util/number_format.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <iterator>
 #include <iomanip>
 #include <sstream>
 
@@ -210,6 +212,7 @@ kernel_params declared_kernel_params(const declared_work& w) {
   // Bytes without operations (Google Benchmark's SetBytesProcessed alone): the memory roof is
   // the whole bound, and the compute side stays undeclared rather than guessed.
   k.compute_declared = k.W_comp > 0;
+  k.matrix = w.matrix || !k.tensor_ops.empty();
   k.W_traf = w.bytes;
   k.O_krn = k.W_comp / k.W_traf;
   k.items = w.items;
@@ -248,7 +251,9 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
               "or the perfgate_* counters as well");
     }
     if (k.work) {
-      return declared_kernel_params(*k.work);
+      kernel_params declared = declared_kernel_params(*k.work);
+      declared.matrix = declared.matrix || matrix_kernel_name(k.name);
+      return declared;
     }
     if (p.format == profile_format::gbench_json) {
       throw input_error(file, where,
@@ -316,10 +321,37 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
     kernel_params params = derive_kernel_params(m);
     params.l2_bytes = k.counter(counter::l2_bytes);
     params.shared_bytes = k.counter(counter::shared_bytes);
+    params.matrix = !params.tensor_ops.empty() || matrix_kernel_name(k.name);
     return params;
   } catch (const kernel_input_error& e) {
     throw input_error(file, where, e.what()); // anchored on the file and kernel it came from
   }
+}
+
+bool matrix_kernel_name(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // Library GEMM kernels as profilers name them: cuBLAS's sgemm/dgemm/gemm and xmma, CUTLASS,
+  // cuBLASLt's nvjet, Tensile's Cijk_ (rocBLAS, hipBLASLt), MIOpen's igemm convolutions.
+  constexpr std::string_view marks[] = {"gemm", "xmma", "cutlass", "nvjet", "cijk_"};
+  return std::any_of(std::begin(marks), std::end(marks),
+                     [&](std::string_view m) { return lower.find(m) != std::string::npos; });
+}
+
+std::optional<matrix_peak>
+exact_matrix_peak(kernel_type t, const std::map<std::string, double, std::less<>>& extra) {
+  const char* key = t == kernel_type::fp32   ? "tensor_fp32_gflops"
+                    : t == kernel_type::fp64 ? "tensor_fp64_gflops"
+                                             : nullptr;
+  if (key == nullptr) {
+    return std::nullopt;
+  }
+  const auto it = extra.find(std::string_view(key));
+  if (it == extra.end()) {
+    return std::nullopt;
+  }
+  return matrix_peak{it->second, key};
 }
 
 namespace {
@@ -351,6 +383,14 @@ double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
 } // namespace
 
 prediction predict(const kernel_params& k, const device& d, bool one_core) {
+  // A power-limited part runs below the clock its peaks hold at: the predicted time is at the
+  // clock it sustains, the roof (a bound) at its peaks' clock.
+  if (d.sustained_clock_mhz && d.sm_clock_mhz &&
+      std::fabs(*d.sustained_clock_mhz / *d.sm_clock_mhz - 1) > clock_tolerance) {
+    prediction p = predict(k, at_sm_clock(d, *d.sustained_clock_mhz), one_core);
+    p.roof = roof_of(k, d, one_core);
+    return p;
+  }
   prediction p;
   p.device = d.id;
   const scope_peaks scope = peaks_of_scope(d, one_core);
@@ -426,9 +466,18 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   // tensor precision at its own peak.
   std::vector<roof_term> compute;
   const std::string type(to_string(k.simt_type));
+  // Matrix-shaped work may run on the matrix units that compute its precision exactly, when
+  // they are faster (rocBLAS runs fp32 GEMMs on CDNA's FP32 MFMA at twice the vector rate).
+  double simt_peak = peak_of(k.simt_type, d, scope);
+  std::string simt_via;
+  if (const auto mp = k.matrix ? exact_matrix_peak(k.simt_type, extra) : std::nullopt;
+      mp && mp->gflops > simt_peak) {
+    simt_peak = mp->gflops;
+    simt_via = "matrix units, " + mp->key;
+  }
   if (k.model == model_kind::quantitative && k.I_ops && k.I_total && k.D_ldst && k.D_other) {
     if (*k.I_ops > 0) {
-      compute.push_back(term(type, *k.I_ops, peak_of(k.simt_type, d, scope) / 2));
+      compute.push_back(term(type, *k.I_ops, simt_peak / 2, simt_via));
     }
     const double ldst = *k.D_ldst * *k.I_total;
     if (ldst > 0) {
@@ -441,7 +490,7 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
       compute.push_back(term("other", other, std::max(peak.int_add_gops, peak.fp32_gflops / 2)));
     }
   } else if (k.W_simt > 0) {
-    compute.push_back(term(type, k.W_simt, peak_of(k.simt_type, d, scope)));
+    compute.push_back(term(type, k.W_simt, simt_peak, simt_via));
   }
   for (const auto& [tensor_type, ops] : k.tensor_ops) {
     compute.push_back(
@@ -549,6 +598,7 @@ device at_sm_clock(const device& d, double sm_clock_mhz) {
     }
   }
   out.sm_clock_mhz = sm_clock_mhz;
+  out.sustained_clock_mhz.reset(); // the clock it runs at is now known
   out.peak_clocks_mhz.clear(); // every peak now holds at the one clock
   return out;
 }

@@ -168,6 +168,8 @@ prediction read_prediction(const json_fields& f, bool with_roof) {
     m.limiter = s.string("limiter");
     m.resource_scale = s.positive("resource_scale");
     m.clock_scale = s.positive("clock_scale");
+    // Reports written before the leftover had its own scale scaled it by the clock.
+    m.leftover_scale = s.has("leftover_scale") ? s.positive("leftover_scale") : m.clock_scale;
     if (!s.has("at_roof") || !s.raw().at("at_roof").is_boolean()) {
       s.fail("at_roof", "expected true or false");
     }

@@ -15,6 +15,13 @@ clocks, the tensor GEMMs at locked clocks, and the thesis's red/black SOR and SG
 GPUs, every ordered pair. Kernels are matched by name and launch count; GPU kernels count
 when their destination time per launch is over 20 us (the issue's bar: shorter ones are
 launch-bound). Every file it reads is in tests/data.
+NeuSight (issue 42; tests/data/neusight, converted by neusight.py): fp32 PyTorch ops timed by
+others on V100 PCIe, A100 PCIe 40/80 GB, H100 SXM, L4 and MI210, every ordered pair, ops of at
+least 0.1 ms on both GPUs (their times include launch gaps), all of them (no sampling: about
+81,000 predictions in 12 `perfgate predict` runs). Rows per group of pairs, per operation
+family and per pair; the "check half" rows hold only the ops neusight.py's fixed split did not
+fit the devices' fitted figures on (sustained_clock_mhz, fp32_gemm_gflops).
+--no-neusight leaves them out.
 
 usage: accuracy.py PERFGATE DATA_DIR WORK_DIR [--kernels] [--write ACCURACY.json]
 --write: the median and mean absolute error of each predictor per kernel class (the
@@ -28,6 +35,8 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+import neusight
 
 MIN_LAUNCH_S = 20e-6
 
@@ -112,6 +121,60 @@ def gpu_pair(table, perfgate, work, data, group, src, dst, tensor, locked):
             "model": prediction(model[name], d_id)["predicted_time_s"],
             "roof": p["roof"]["time_s"],
             "same time": k["measured"]["time_s"]}, bound=p["roof"]["bound"])
+
+
+# NeuSight's GPUs as perfgate's built-in devices (neusight.DEVICE_IDS: the parts NeuSight
+# measured, PCIe cards and the H100 SXM). The first group is one vendor's datacenter line across
+# three generations; the second adds a 72 W part and another vendor.
+NEUSIGHT_DEVICES = neusight.DEVICE_IDS
+NEUSIGHT_CORE = ("V100", "A100-40", "A100-80", "H100")
+NEUSIGHT_MIN_S = 1e-4  # ops of at least 0.1 ms on both GPUs: longer than their launch gaps
+
+
+def neusight_group(src, dst):
+    core = src in NEUSIGHT_CORE and dst in NEUSIGHT_CORE
+    return "NeuSight V100/A100/H100" if core else "NeuSight with L4/MI210"
+
+
+def neusight_pairs(table, perfgate, work, data, beats):
+    """Every ordered pair of NeuSight's six GPUs. `beats` collects (dst, op, measured, roof)
+    of every op whose measured time on its GPU is below that GPU's roof (all ops, unfiltered)."""
+    times = neusight.write_profiles(data / "neusight", work / "neusight")
+    devs = NEUSIGHT_DEVICES
+    own = {}  # label -> {op: kernel report} on its own device (the model and the roof)
+    for label in devs:
+        own[label] = report(perfgate, work, "neusight-model-" + label,
+                            work / "neusight" / (label + ".json"), [devs[label]])
+        for name, k in own[label].items():
+            roof = k["predictions"][0]["roof"]
+            if times[label][name][0] < roof["time_s"]:
+                beats.append((label, name, times[label][name][0], roof["time_s"],
+                              roof["limiter"]))
+    for src in devs:
+        dsts = [d for d in devs if d != src]
+        scaled = report(perfgate, work, "neusight-scaled-" + src,
+                        work / "neusight" / (src + ".json"), [devs[d] for d in dsts],
+                        measured_on=devs[src])
+        for dst in dsts:
+            for name, (t_dst, family) in sorted(times[dst].items()):
+                t_src = times[src].get(name, (0,))[0]
+                if min(t_src, t_dst) < NEUSIGHT_MIN_S:
+                    continue
+                p = prediction(scaled[name], devs[dst])
+                m = prediction(own[dst][name], devs[dst])
+                pair = "%s -> %s" % (src, dst)
+                row = {"measured-scaling": p["predicted_time_s"], "model": m["predicted_time_s"],
+                       "roof": p["roof"]["time_s"], "same time": t_src}
+                table.add(neusight_group(src, dst), pair, name, t_dst, row,
+                          bound=p["roof"]["bound"])
+                if not neusight.calibration_half(name):
+                    table.add(neusight_group(src, dst) + ", check half", pair, name, t_dst, row,
+                              bound=p["roof"]["bound"])
+                table.add("%s: %s" % (neusight_group(src, dst), family), pair, name, t_dst,
+                          row, bound=p["roof"]["bound"])
+                table.add("NeuSight pair %s" % pair, pair, name, t_dst, row,
+                          bound=p["roof"]["bound"])
+    return sum(len(ops) for ops in own.values())
 
 
 THESIS_IDS = {"GTX-480": "gtx-480", "GTX-660": "gtx-660", "GTX-960": "gtx-960",
@@ -227,6 +290,9 @@ def main():
             gpu_pair(table, perfgate, work, data, group, a, b, is_tensor, is_locked)
             gpu_pair(table, perfgate, work, data, group, b, a, is_tensor, is_locked)
     thesis_pairs(table, perfgate, work, data)
+    beats, checked = [], 0
+    if "--no-neusight" not in sys.argv:
+        checked = neusight_pairs(table, perfgate, work, data, beats)
     same_gpu(table, perfgate, work, data,
              [h100("torch_ncu_raw_h100_noclk.csv"), h200("torch_ncu_raw_h200_noclk.csv"),
               h100("ops3_ncu_raw_h100_noclk.csv"), h200("ops3_ncu_raw_h200_noclk.csv"),
@@ -241,13 +307,15 @@ def main():
     for r in table.rows:
         if r["group"] not in groups:
             groups.append(r["group"])
+    # NeuSight's 30 pairs after every summary row (sorted is stable: first-seen order otherwise).
+    groups.sort(key=lambda g: g.startswith("NeuSight pair"))
     if "--kernels" in sys.argv:
         for g in groups:
             print("\n## %s: error per kernel, (predicted - measured) / measured" % g)
             for r in (r for r in table.rows if r["group"] == g):
                 cells = "  ".join("%s %+7.1f%%" % (k, r[k]) for k in Table.PREDICTORS if k in r)
                 print("%-14s %-70.70s %10.3f us  %s" % (r["pair"], r["kernel"], r["measured"] * 1e6, cells))
-    print("\n%-28s %4s  %s" % ("pairs", "n", "  ".join("%-22s" % k for k in Table.PREDICTORS)))
+    print("\n%-38s %5s  %s" % ("pairs", "n", "  ".join("%-22s" % k for k in Table.PREDICTORS)))
     summaries = {}
     for g in groups:
         e = table.errors
@@ -259,20 +327,30 @@ def main():
                                                                       statistics.mean(e[(g, key)]))))
             else:
                 cells.append("%-22s" % "-")
-        print("%-28s %4d  %s" % (g, n, "  ".join(cells)))
+        print("%-38s %5d  %s" % (g, n, "  ".join(cells)))
         summaries[g] = {key: (statistics.median(e[(g, key)]), statistics.mean(e[(g, key)]))
                         for key in Table.PREDICTORS if (g, key) in e}
 
     if "--write" in sys.argv:
         write_accuracy(table, Path(sys.argv[sys.argv.index("--write") + 1]))
 
-    # The issue's targets (issue 33, "Done when").
+    # The issue's targets (issue 33, "Done when"; issue 42 for NeuSight's GPUs).
     targets = [("H100<->H200 natural clocks", "measured-scaling", 5.0, 8.0),
                ("tensor, locked clocks", "measured-scaling", 10.0, None),
                ("thesis six GPUs", "measured-scaling", 10.0, None),
                ("counter-only, same GPU", "model", 12.0, None)]
-    print()
     missed = 0
+    if "--no-neusight" not in sys.argv:
+        targets += [("NeuSight V100/A100/H100", "measured-scaling", 5.0, 10.0),
+                    ("NeuSight with L4/MI210", "measured-scaling", 12.0, None),
+                    ("NeuSight V100/A100/H100", "model", 20.0, None)]
+        print("\nNeuSight: %d of %d operations (every size, on its own GPU) measured faster "
+              "than that GPU's roof" % (len(beats), checked))
+        for b in beats[:20]:
+            print("  beaten on %-8s %-44s %9.4f ms < roof %9.4f ms (%s)" % (
+                b[0], b[1], b[2] * 1e3, b[3] * 1e3, b[4]))
+        missed += bool(beats)
+    print()
     for g, key, med, mean in targets:
         got = summaries.get(g, {}).get(key)
         ok = got is not None and got[0] <= med and (mean is None or got[1] <= mean)

@@ -47,6 +47,11 @@ struct device {
   /// (`clocks.mhz_after`, else `mhz_before`), or the datasheet clock the peaks were computed at
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.
   std::optional<double> sm_clock_mhz;
+  /// GPU: the SM clock the part holds under sustained load where its power limit keeps it
+  /// below the clock its peaks hold at (an L4 at 72 W), with its source in the citations
+  /// (`sustained_clock_mhz`). Predicted times use it; the roof keeps sm_clock_mhz, a bound.
+  /// Empty: the part sustains sm_clock_mhz.
+  std::optional<double> sustained_clock_mhz;
   /// GPU: the SM clock individual compute peaks were measured at (MHz), from the clock each
   /// micro-benchmark measured while it ran (`peak_clocks_mhz`): under a power cap tensor work
   /// runs below the clock read before and after the run, so its rate belongs to its own clock.
@@ -60,8 +65,9 @@ struct device {
   std::map<std::string, double, std::less<>> extra_peaks;
   /// CPU only: optional peaks of one core (its cache bandwidths `l2_gbs`, `llc_gbs`, ...).
   std::map<std::string, double, std::less<>> one_core_extra_peaks;
-  /// CPU only: cache capacities one core sees (bytes): "l1", "l2" (private to a core) and
-  /// "llc" (shared by all). Empty when unknown.
+  /// Cache capacities (bytes). CPU: one core's "l1", "l2" (private to a core) and "llc"
+  /// (shared by all); GPU: the chip's "l2" (and "llc", AMD's Infinity Cache). Empty when
+  /// unknown.
   std::map<std::string, double, std::less<>> cache_bytes;
   /// CPU only: the SIMD register width one instruction works on (bits: 128 SSE/NEON, 256 AVX2,
   /// 512 AVX-512): the boat hull's W_vector. Empty when unknown.
@@ -151,11 +157,14 @@ struct cache_level {
   double gbs = 0;
 };
 
-/// The fastest CPU cache level that can hold `working_set_bytes` (up to twice its capacity:
+/// The fastest cache level that can hold `working_set_bytes` (up to twice its capacity:
 /// a working set a little larger than a cache still hits it partly, and a roof must not be
 /// beaten), with its bandwidth for one core or all (`l1`: ldst_ginst x 4 B; `l2`, `llc`: the
-/// `l2_gbs`, `llc_gbs` peaks). All cores see the private levels once per core. Empty for a GPU,
-/// a device without cache data, or a working set beyond the last level.
+/// `l2_gbs`, `llc_gbs` peaks, else the next faster level's rate). All cores of a CPU see the
+/// private levels once per core. A GPU's `l2` (or AMD's Infinity Cache as `llc`) is one cache
+/// the whole chip shares; without an `l2_gbs` peak its rate is the SMs' load path, ldst_ginst x
+/// 4 B (every byte from L2 enters an SM through it: a bound, not what L2 sustains). Empty for a
+/// device without cache data, or a working set beyond the last level.
 [[nodiscard]] std::optional<cache_level> cache_holding(const device& d, double working_set_bytes,
                                                        bool one_core);
 

@@ -103,7 +103,26 @@ struct kernel_params {
   bool compute_declared = true;
   /// Items of the declared work (SetItemsProcessed), reported; empty when not declared.
   std::optional<double> items;
+  /// Matrix-shaped work (a GEMM, batched GEMM, convolution or attention: declared `matrix`,
+  /// tensor operations counted, or a library GEMM's kernel name): the roof may hold its SIMT
+  /// precision to the matrix units that compute it exactly (matrix_peak).
+  bool matrix = false;
 };
+
+/// Whether a kernel's name is a library's matrix product: cuBLAS/CUTLASS (`sgemm`, `gemm`,
+/// `xmma`, `cutlass`, `nvjet`), rocBLAS/Tensile (`Cijk_`), hipBLASLt and MIOpen GEMMs.
+[[nodiscard]] bool matrix_kernel_name(std::string_view name);
+
+/// The matrix-unit peak that computes `t` (fp32 or fp64) exactly on a scope, when the device
+/// has one: AMD CDNA's FP32 and FP64 MFMA (`tensor_fp32_gflops`, `tensor_fp64_gflops`),
+/// NVIDIA's DMMA for FP64 (`tensor_fp64_gflops`). TF32 rounds fp32 inputs and is never used
+/// for fp32 work: a kernel that accepts it declares tensor_tf32 work (the opt-in).
+struct matrix_peak {
+  double gflops = 0;
+  std::string key; ///< the device peak ("tensor_fp32_gflops")
+};
+[[nodiscard]] std::optional<matrix_peak> exact_matrix_peak(kernel_type t,
+                                                            const std::map<std::string, double, std::less<>>& extra);
 
 /// One resource's share of the roof: the least time the kernel's demand on it takes at the
 /// highest rate the device showed for it.
@@ -149,6 +168,11 @@ struct measured_scaling {
   std::string limiter;        ///< the source roof's limiter ("dram", "fp32", "issue", ...)
   double resource_scale = 0;  ///< the limiting side's time on the destination / on the source
   double clock_scale = 1;     ///< source SM clock / destination SM clock (1 when unknown)
+  /// What the share the roof does not explain (1 - u) scaled by: clock_scale, or for
+  /// memory-bound work between GPUs the ratio of their load/store issue rates (ldst_ginst, at
+  /// the clocks they run at): bandwidth a stream did not reach moves with the requests its SMs
+  /// keep in flight.
+  double leftover_scale = 1;
   bool at_roof = false;       ///< raised to the destination's roof, which no run can beat
 };
 
@@ -228,12 +252,16 @@ public:
 [[nodiscard]] device at_sm_clock(const device& d, double sm_clock_mhz);
 
 /// Cross-GPU prediction from a measurement (docs/model.md, "Predicting from a measurement"):
-/// the kernel took `measured_s` on `src` (at `measured_clock_mhz` when known). The share u of
-/// that time the source roof's limiting side explains at its rate scales with that side's time
-/// on `dst` (the rates of the limiting resource: DRAM at its pattern, a cache, a compute path
-/// or the summed issue of a single-pipeline GPU); the rest (latency, synchronisation, launch
-/// and tail) scales with the SM clock:
-///   t_dst = measured_s x (u x resource_scale + (1 - u) x clock_scale), never below dst's roof.
+/// the kernel took `measured_s` on `src` (at `measured_clock_mhz` when known, else at src's
+/// sustained clock, else at its peaks' clock). The share u of that time the source roof's
+/// limiting side explains at its rate scales with that side's time on `dst` at the clock dst
+/// sustains (DRAM at its pattern, a compute path, the summed issue of a single-pipeline GPU;
+/// a GPU's DRAM even where a working set fits L2; for fp32 matrix work between two GPUs that
+/// state `fp32_gemm_gflops`, the rate library GEMMs sustain); the rest scales with the SM
+/// clock, or for memory-bound work between GPUs with their load/store issue rates
+/// (leftover_scale):
+///   t_dst = measured_s x (u x resource_scale + (1 - u) x leftover_scale), never below dst's
+///   roof (at its peaks' clock).
 /// The other fields are the model's prediction on `dst` (predict). Throws usage_error when
 /// measured_s is not a finite number > 0, or as predict does.
 [[nodiscard]] prediction predict_from_measurement(const kernel_params& k, double measured_s,

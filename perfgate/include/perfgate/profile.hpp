@@ -108,6 +108,9 @@ struct declared_work {
   /// SetBytesProcessed, its rate times the seconds the run measured) or "nvbench" (its declared
   /// global memory reads and writes).
   std::string bytes_source = "perfgate_bytes";
+  /// The work is a matrix product (GEMM, batched GEMM, convolution, attention): a roof may
+  /// hold it to the matrix units that compute its precision exactly (`"matrix": true`).
+  bool matrix = false;
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).

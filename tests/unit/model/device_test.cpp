@@ -115,10 +115,11 @@ TEST(Device, BuiltinDatabaseHasThesisAndCurrentGpusAllCited) {
        {"gtx-480",   "gtx-660",   "gtx-960",   "gtx-1060", "tesla-m2050", "tesla-k20c",
         "v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie",   "h200",
         "l4",        "l40s",      "rtx-4090",  "b200",     "mi210",       "mi250x",
-        "mi300x",    "gtx470",    "gts250",    "i7-930",   "q8300"}) {
+        "mi300x",    "gtx470",    "gts250",    "i7-930",   "q8300",       "v100-pcie",
+        "a100-pcie-40gb", "a100-pcie-80gb"}) {
     EXPECT_TRUE(ids.contains(id)) << id;
   }
-  EXPECT_EQ(all.size(), 23U);
+  EXPECT_EQ(all.size(), 26U);
   EXPECT_TRUE(std::is_sorted(all.begin(), all.end(),
                              [](const auto& a, const auto& b) { return a.id < b.id; }));
 }

@@ -35,7 +35,8 @@ const device src = gpu("src", 1000, 100, 1000);
 
 TEST(MeasuredScaling, TheLimitedShareScalesWithItsResourceTheRestWithTheClock) {
   const auto k = kernel(1e9, 1e9); // memory-bound on src: roof 10 ms (compute 1 ms)
-  const device dst = gpu("dst", 1000, 200, 1250);
+  // dst: 1.25x the clock and the same SMs, so 1.25x the load/store issue rate.
+  const device dst = gpu("dst", 1250, 200, 1250);
   const auto p = perfgate::predict_from_measurement(k, 12.5e-3, std::nullopt, src, dst);
   ASSERT_TRUE(p.scaling);
   const auto& s = *p.scaling;
@@ -44,15 +45,26 @@ TEST(MeasuredScaling, TheLimitedShareScalesWithItsResourceTheRestWithTheClock) {
   EXPECT_EQ(s.limiter, "dram");
   EXPECT_DOUBLE_EQ(s.resource_scale, 0.5); // twice the bandwidth
   EXPECT_DOUBLE_EQ(s.clock_scale, 0.8);    // 1000 / 1250 MHz
+  // The 2.5 ms the roof does not explain is bandwidth the SMs' requests did not reach: it moves
+  // with their load/store issue rate, here the clock's.
+  EXPECT_DOUBLE_EQ(s.leftover_scale, 0.8);
   EXPECT_FALSE(s.at_roof);
-  // 12.5 ms x (0.8 x 0.5 + 0.2 x 0.8)
-  EXPECT_NEAR(p.predicted_time_s, 7.0e-3, 1e-15);
+  EXPECT_NEAR(p.predicted_time_s, 12.5e-3 * (0.8 * 0.5 + 0.2 * 0.8), 1e-15);
   EXPECT_EQ(perfgate::predictor_of(p, k), "measured-scaling");
   // The model's own prediction on dst is unchanged beside it.
   const auto model = perfgate::predict(k, dst);
   EXPECT_EQ(perfgate::predictor_of(model, k), "roofline");
   EXPECT_DOUBLE_EQ(p.T_pred, model.T_pred);
   EXPECT_DOUBLE_EQ(p.roof->time_s, model.roof->time_s);
+}
+
+TEST(MeasuredScaling, AComputeBoundLeftoverScalesWithTheClock) {
+  const auto k = kernel(1e12, 1e9); // compute-bound on src: roof 1 s
+  const device dst = gpu("dst", 1000, 100, 1250);
+  const auto p = perfgate::predict_from_measurement(k, 1.25, std::nullopt, src, dst);
+  EXPECT_DOUBLE_EQ(p.scaling->resource_scale, 1.0);
+  EXPECT_DOUBLE_EQ(p.scaling->leftover_scale, 0.8); // 1000 / 1250 MHz
+  EXPECT_NEAR(p.predicted_time_s, 1.25 * (0.8 * 1.0 + 0.2 * 0.8), 1e-12);
 }
 
 TEST(MeasuredScaling, AComputeBoundKernelScalesWithTheComputeRate) {
@@ -92,10 +104,12 @@ TEST(MeasuredScaling, NeverBelowTheDestinationsRoof) {
 TEST(MeasuredScaling, WithoutClocksOnlyTheResourceScales) {
   auto a = src;
   a.sm_clock_mhz.reset();
-  const auto p = perfgate::predict_from_measurement(kernel(1e9, 1e9), 20e-3, std::nullopt, a,
-                                                    gpu("dst", 1000, 200, 1500));
+  // Compute-bound, 0.8 explained: the leftover keeps its time without a source clock.
+  const auto p = perfgate::predict_from_measurement(kernel(1e12, 1e9), 1.25, std::nullopt, a,
+                                                    gpu("dst", 2000, 200, 1500));
   EXPECT_DOUBLE_EQ(p.scaling->clock_scale, 1.0);
-  EXPECT_NEAR(p.predicted_time_s, 20e-3 * (0.5 * 0.5 + 0.5), 1e-15);
+  EXPECT_DOUBLE_EQ(p.scaling->leftover_scale, 1.0);
+  EXPECT_NEAR(p.predicted_time_s, 1.25 * (0.8 * 0.5 + 0.2), 1e-12);
 }
 
 TEST(MeasuredScaling, RefusesATimeThatIsNoTime) {

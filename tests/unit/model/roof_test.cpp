@@ -283,8 +283,10 @@ TEST(Roof, ACacheWithoutAMeasuredRateTakesTheFasterLevels) {
   // L2 holds it but its rate is unknown: the L1 rate is a bound the L2 cannot beat.
   EXPECT_EQ(perfgate::roof_of(streaming(100e3), d, true).B_roof, 200.0);
   auto gpu = cpu_with_caches();
-  gpu.kind = "gpu"; // a GPU's caches are judged by measured traffic, not a working set
-  EXPECT_EQ(perfgate::roof_of(streaming(100e3), gpu, false).limiter, "dram");
+  gpu.kind = "gpu"; // a GPU's caches are the chip's, which all SMs share (issue 42)
+  EXPECT_EQ(perfgate::roof_of(streaming(100e3), d, false).limiter, "l1"); // 2 cores' L1s
+  EXPECT_EQ(perfgate::roof_of(streaming(100e3), gpu, false).limiter, "l2");
+  EXPECT_EQ(perfgate::roof_of(streaming(1e9), gpu, false).limiter, "dram");
 }
 
 // The H100 (shared/data/h100): elementwise kernels with 2 reads per write streamed 5% above the

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""NeuSight's tables (tests/data/neusight: six GPUs, fp32 PyTorch ops timed by others) through
+scripts/bench/neusight.py and `perfgate predict`: the converter declares the work its docstring
+states, and no operation, on any of the six GPUs, ran faster than that GPU's roof (issue 42: the
+roof is a bound on every configured GPU, MFMA and L2 included). Each GPU's roof is the one every
+prediction into it is held to, so this covers all ~81,000 cross-GPU predictions.
+
+usage: check_neusight.py PERFGATE SOURCE_DIR WORK_DIR
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+def check_converter(neusight, profiles):
+    failures = []
+    expect = lambda ok, what: ok or failures.append(what)
+    tables = neusight.read_tables(profiles)
+    # Operations per GPU (sizes timed on it, duplicates dropped): the artifact's row counts.
+    counts = {label: len(ops) for label, ops in tables.items()}
+    expect(counts == {"V100": 1922, "A100-40": 4187, "A100-80": 4351, "H100": 3517, "L4": 3963,
+                      "MI210": 3475}, "operations per GPU: %s" % counts)
+    # nv_test_linear's first row: linear on an L4, 1.1338 ms, B=1 M=1024 N=2560 K=2560.
+    t, family, work, kernel = tables["L4"]["linear [B=1 M=1024 N=2560 K=2560]"]
+    expect(abs(t - 1.1338346401850383e-3) < 1e-12, "L4 linear time %r" % t)
+    expect(family == "linear" and work["matrix"], "linear is matrix work")
+    expect(work["fp32_flops"] == 2 * 1024 * 2560 * 2560, "linear flops %r" % work["fp32_flops"])
+    expect(work["bytes"] == 4 * (1024 * 2560 + 2560 * 2560 + 1024 * 2560), "linear bytes")
+    expect(kernel == "ampere_sgemm_128x64_tn", "library kernel %r" % kernel)
+    # A binary elementwise op reads two tensors and writes one; no matrix declaration.
+    add = next(v for n, v in tables["V100"].items() if n.startswith("add [B="))
+    expect(add[2]["bytes"] == 3 * add[2]["write_bytes"] and "matrix" not in add[2],
+           "add reads 2, writes 1: %s" % add[2])
+    # MI210's linear launches a copy and a Tensile GEMM: the GEMM is the library kernel.
+    mi = tables["MI210"]["linear [B=1 M=1024 N=2560 K=2560]"]
+    expect(mi[3].startswith("cijk_"), "MI210 library kernel %r" % mi[3][:40])
+    return failures, tables
+
+
+def check_roofs(neusight, perfgate, work, tables):
+    failures, checked, via_matrix, via_l2 = [], 0, 0, 0
+    for label, dev in neusight.DEVICE_IDS.items():
+        out = work / (label + ".report.json")
+        subprocess.run([perfgate, "predict", "--profile", work / (label + ".json"), "--device",
+                        dev, "--format", "json", "-o", out], check=True, capture_output=True)
+        for k in json.loads(out.read_text())["kernels"]:
+            roof = k["predictions"][0]["roof"]
+            measured = tables[label][k["name"]][0]
+            checked += 1
+            via_matrix += any("matrix units" in t.get("via", "") for t in roof["terms"])
+            via_l2 += roof["limiter"] == "l2"
+            if measured < roof["time_s"]:
+                failures.append("%s %s: %.4g ms beats its roof %.4g ms (%s)" % (
+                    label, k["name"], measured * 1e3, roof["time_s"] * 1e3, roof["limiter"]))
+    # Without the MI210's FP32 matrix units 7,467 of these predictions beat the roof, without
+    # the L2 seven on the L4: both paths must be taken.
+    if via_matrix < 3000:
+        failures.append("only %d roofs took the matrix units (MI210's GEMMs)" % via_matrix)
+    if via_l2 == 0:
+        failures.append("no roof held a working set to L2")
+    print("%d operations on their own GPU, %d roofs on the matrix units, %d on L2" % (
+        checked, via_matrix, via_l2))
+    return failures
+
+
+def main():
+    perfgate, source, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+    sys.path.insert(0, str(source / "scripts" / "bench"))
+    import neusight
+    work.mkdir(parents=True, exist_ok=True)
+    data = source / "tests" / "data" / "neusight"
+    failures, tables = check_converter(neusight, data)
+    neusight.write_profiles(data, work)
+    failures += check_roofs(neusight, perfgate, work, tables)
+    for f in failures[:30]:
+        print("FAIL:", f)
+    print("%d failures" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

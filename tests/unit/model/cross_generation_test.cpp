@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// Issue 42: a roof that holds on every configured GPU (matrix units of the work's exact
+// precision, a working set held in L2), the PCIe parts and their identity, the clock a
+// power-limited part sustains, and what a measurement's leftover scales with across GPUs.
+#include <perfgate/device.hpp>
+#include <perfgate/error.hpp>
+#include <perfgate/model.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+using perfgate::device;
+
+device find_device(const char* id) { return perfgate::resolve_device(id); }
+
+perfgate::kernel_params declared(double fp32, double fp64, double bytes, bool matrix,
+                                 double working_set = 0) {
+  perfgate::declared_work w;
+  w.fp32_flops = fp32;
+  w.fp64_flops = fp64;
+  w.bytes = bytes;
+  w.matrix = matrix;
+  w.working_set_bytes = working_set;
+  return perfgate::declared_kernel_params(w);
+}
+
+const perfgate::roof_term& compute_term(const perfgate::roof_bound& r) { return r.terms.front(); }
+
+TEST(MatrixRoof, LibraryGemmKernelNamesAreMatrixWork) {
+  for (const char* name :
+       {"ampere_sgemm_128x64_tn", "volta_sgemm_128x64_nn", "sm80_xmma_gemm_f32f32_f32f32_f32_nn",
+        "Cijk_Alik_Bljk_SB_MT128x160x16_MI32x32x2x1_SE", "cutlass_80_simt_sgemm_256x128_8x4",
+        "nvjet_sm90_sss_128x128", "void gemmSN_NN_kernel<float, 256, 4>(...)"}) {
+    EXPECT_TRUE(perfgate::matrix_kernel_name(name)) << name;
+  }
+  for (const char* name : {"void at::native::vectorized_elementwise_kernel<4, ...>",
+                           "reduce_kernel", "softmax_warp_forward", "sgemv_kernel"}) {
+    EXPECT_FALSE(perfgate::matrix_kernel_name(name)) << name;
+  }
+}
+
+TEST(MatrixRoof, Fp32MatrixWorkMayUseCdnaFp32Mfma) {
+  const device& mi210 = find_device("mi210");
+  // 1e12 fp32 flops: 44.2 ms at the vector rate, 22.1 ms on the FP32 MFMA (45.3 TFLOPS).
+  const auto gemm = perfgate::roof_of(declared(1e12, 0, 1e8, true), mi210);
+  EXPECT_DOUBLE_EQ(compute_term(gemm).rate, 45260.8);
+  EXPECT_EQ(compute_term(gemm).via, "matrix units, tensor_fp32_gflops");
+  EXPECT_EQ(perfgate::limiter_text(gemm), "fp32 (matrix units, tensor_fp32_gflops)");
+  // The same flops, not declared a matrix product: the vector rate.
+  const auto plain = perfgate::roof_of(declared(1e12, 0, 1e8, false), mi210);
+  EXPECT_DOUBLE_EQ(compute_term(plain).rate, 22630.4);
+  EXPECT_TRUE(compute_term(plain).via.empty());
+  EXPECT_NEAR(plain.time_s / gemm.time_s, 2.0, 1e-12);
+}
+
+TEST(MatrixRoof, NvidiaFp32StaysOnTheVectorPipesTf32IsNoFp32) {
+  // A100 has TF32 tensor cores (156 TFLOPS) but they round fp32 inputs: fp32 GEMM work keeps
+  // the 19.5 TFLOPS vector rate; DMMA computes fp64 exactly and lifts fp64 GEMM work.
+  const device& a100 = find_device("a100-pcie-40gb");
+  const auto sgemm = perfgate::roof_of(declared(1e12, 0, 1e8, true), a100);
+  EXPECT_DOUBLE_EQ(compute_term(sgemm).rate, 19491.84);
+  const auto dgemm = perfgate::roof_of(declared(0, 1e12, 1e8, true), a100);
+  EXPECT_DOUBLE_EQ(compute_term(dgemm).rate, 19491.84); // tensor_fp64_gflops, 2x fp64_gflops
+  EXPECT_EQ(compute_term(dgemm).via, "matrix units, tensor_fp64_gflops");
+  const auto dvec = perfgate::roof_of(declared(0, 1e12, 1e8, false), a100);
+  EXPECT_DOUBLE_EQ(compute_term(dvec).rate, 9745.92);
+}
+
+TEST(MatrixRoof, ACountedKernelNamedAsAGemmIsMatrixWork) {
+  perfgate::profile p;
+  perfgate::kernel_profile k;
+  k.name = "Cijk_Ailk_Bljk_SB_MT64x32x32_MI16x16x4x1";
+  k.work = perfgate::declared_work{2e9, 0, 0, 1e7, 0};
+  p.kernels.push_back(k);
+  EXPECT_TRUE(perfgate::kernel_params_from_profile(p, p.kernels.front()).matrix);
+  p.kernels.front().name = "elementwise_kernel";
+  EXPECT_FALSE(perfgate::kernel_params_from_profile(p, p.kernels.front()).matrix);
+}
+
+TEST(GpuCacheRoof, AWorkingSetThatFitsL2IsHeldToL2) {
+  const device& l4 = find_device("l4");
+  // 20 MB in the 48 MB L2: the SMs' load path (58 SMs x 32 lanes x 4 B x 2.04 GHz), not DRAM.
+  const auto fits = perfgate::roof_of(declared(2.5e6, 0, 20e6, false, 20e6), l4);
+  EXPECT_EQ(fits.limiter, "l2");
+  EXPECT_DOUBLE_EQ(fits.B_roof, 3786.24 * 4);
+  // 200 MB does not fit: DRAM's 300 GB/s.
+  const auto streams = perfgate::roof_of(declared(25e6, 0, 200e6, false, 200e6), l4);
+  EXPECT_EQ(streams.limiter, "dram");
+  EXPECT_DOUBLE_EQ(streams.B_roof, 300.0);
+}
+
+TEST(DeviceIdentity, PcieAndSxmPartsOfOneChipAreToldApart) {
+  const auto id = [](const perfgate::gpu_identity& g) {
+    const device* d = perfgate::datasheet_device_for(g);
+    return d ? d->id : std::string("none");
+  };
+  EXPECT_EQ(id({"Tesla V100-PCIE-32GB", "nvidia", "7.0", 80, 34.1e9}), "v100-pcie");
+  EXPECT_EQ(id({"Tesla V100-SXM2-32GB", "nvidia", "7.0", 80, 34.1e9}), "v100-sxm2");
+  EXPECT_EQ(id({"NVIDIA A100-PCIE-40GB", "nvidia", "sm_80", 108, 42.3e9}), "a100-pcie-40gb");
+  EXPECT_EQ(id({"NVIDIA A100-SXM4-40GB", "nvidia", "sm_80", 108, 42.3e9}), "a100-40gb");
+  EXPECT_EQ(id({"NVIDIA A100 80GB PCIe", "nvidia", "8.0", 108, 85.1e9}), "a100-pcie-80gb");
+  EXPECT_EQ(id({"NVIDIA A100-SXM4-80GB", "nvidia", "8.0", 108, 85.1e9}), "a100-80gb");
+  // A name without its form factor cannot tell the PCIe card from the SXM4 part: none.
+  EXPECT_EQ(id({"NVIDIA A100 40GB", "nvidia", "8.0", 108, 42.3e9}), "none");
+}
+
+TEST(SustainedClock, APowerLimitedPartIsPredictedAtItsSustainedClockAndBoundAtItsBoost) {
+  const device& l4 = find_device("l4");
+  ASSERT_TRUE(l4.sustained_clock_mhz);
+  EXPECT_DOUBLE_EQ(*l4.sustained_clock_mhz, 733);
+  const auto k = declared(1e12, 0, 1e8, true);
+  const auto p = perfgate::predict(k, l4);
+  // The roof: 30.29 TFLOPS at 2040 MHz; the prediction: the same work per clock at 733 MHz.
+  EXPECT_NEAR(p.roof->time_s, 1e12 / 30289.92e9, 1e-12);
+  EXPECT_NEAR(p.predicted_time_s, 1e12 / (30289.92e9 * 733 / 2040), 1e-9);
+  // A part that sustains its boost has no such clock.
+  EXPECT_FALSE(find_device("v100-pcie").sustained_clock_mhz);
+}
+
+TEST(SustainedClock, AClockAboveThePeaksClockIsRefused) {
+  const std::string text = R"({"schema": "perfgate-device/1", "id": "x", "name": "x",
+    "vendor": "nvidia", "kind": "gpu", "warp_size": 32, "source": "datasheet",
+    "boost_clock_mhz": 1000, "sustained_clock_mhz": 1200,
+    "peaks": {"fp32_gflops": 1, "fp64_gflops": 1, "int_mad_gops": 1, "int_add_gops": 1,
+              "ldst_ginst": 1, "dram_gbs": 1}})";
+  EXPECT_THROW((void)perfgate::device_from_json(text, "x.json"), perfgate::input_error);
+}
+
+TEST(CrossGeneration, AMemoryBoundLeftoverScalesWithTheSmsRequestRate) {
+  // An elementwise op measured on an L4 (300 GB/s, 58 SMs at a sustained 733 MHz) at 0.8 of its
+  // DRAM roof, predicted on an A100 PCIe 40GB (1555 GB/s, 108 SMs at 1267 MHz): the explained
+  // share moves with bandwidth, the rest with the SMs' load/store issue rate, 32 lanes x SMs x
+  // clock on both (Little's law: the requests the SMs keep in flight).
+  const auto k = declared(25e6, 0, 300e6, false); // 1 ms at L4's DRAM roof
+  const auto p = perfgate::predict_from_measurement(k, 1.25e-3, std::nullopt, find_device("l4"),
+                                                    find_device("a100-pcie-40gb"));
+  const auto& s = *p.scaling;
+  EXPECT_DOUBLE_EQ(s.utilisation, 0.8);
+  EXPECT_DOUBLE_EQ(s.resource_scale, 300.0 / 1555.0);
+  EXPECT_DOUBLE_EQ(s.clock_scale, 733.0 / 1267.0);
+  EXPECT_NEAR(s.leftover_scale, 733.0 / 1267.0 * 58.0 / 108.0, 1e-12);
+  EXPECT_NEAR(p.predicted_time_s, 1.25e-3 * (0.8 * s.resource_scale + 0.2 * s.leftover_scale),
+              1e-15);
+}
+
+TEST(CrossGeneration, AGemmScalesByTheRatesLibraryGemmsSustainAtTheSustainedClocks) {
+  // An SGEMM measured on an A100 PCIe 40GB (sustains 1267 MHz) predicted on an L4 (733 MHz):
+  // the compute side at the rate library SGEMMs sustain on each (fp32_gemm_gflops, stated at
+  // the peaks' clock), both at the clocks the parts hold under load.
+  const auto k = declared(1e12, 0, 1e8, true);
+  const device a100 = find_device("a100-pcie-40gb");
+  const device l4 = find_device("l4");
+  const auto p = perfgate::predict_from_measurement(k, 80e-3, std::nullopt, a100, l4);
+  const auto& s = *p.scaling;
+  EXPECT_DOUBLE_EQ(s.clock_scale, 1267.0 / 733.0);
+  EXPECT_DOUBLE_EQ(s.leftover_scale, s.clock_scale);
+  const double a100_rate = a100.extra_peaks.at("fp32_gemm_gflops") * 1267 / 1410;
+  const double l4_rate = l4.extra_peaks.at("fp32_gemm_gflops") * 733 / 2040;
+  EXPECT_NEAR(s.utilisation, 1e12 / (a100_rate * 1e9) / 80e-3, 1e-12);
+  EXPECT_NEAR(s.resource_scale, a100_rate / l4_rate, 1e-12);
+  // The roof stays the L4's boost-clock bound, far below the prediction.
+  EXPECT_NEAR(p.roof->time_s, 1e12 / 30289.92e9, 1e-12);
+  EXPECT_GT(p.predicted_time_s, 2 * p.roof->time_s);
+  // A clock the profile measured replaces the source's sustained one.
+  const auto at = perfgate::predict_from_measurement(k, 80e-3, 1410.0, a100, l4);
+  EXPECT_DOUBLE_EQ(at.scaling->clock_scale, 1410.0 / 733.0);
+  // Without a GEMM rate on both sides, the peaks: a plain fp32 kernel is no GEMM.
+  const auto plain = perfgate::predict_from_measurement(declared(1e12, 0, 1e8, false), 80e-3,
+                                                        std::nullopt, a100, l4);
+  EXPECT_NEAR(plain.scaling->resource_scale, (19491.84 * 1267 / 1410) / (30289.92 * 733 / 2040),
+              1e-12);
+}
+
+} // namespace
