@@ -140,6 +140,9 @@ std::string profile_to_json(const profile& p) {
       if (k.work->bytes_source != "perfgate_bytes") {
         jk["declared_work"]["bytes_source"] = k.work->bytes_source;
       }
+      if (k.work->ordinary_stores) {
+        jk["declared_work"]["ordinary_stores"] = true;
+      }
     }
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
@@ -221,6 +224,9 @@ profile profile_from_json(std::string_view text, const std::string& file) {
         k.work->items = w.non_negative("items");
       }
       k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
+      if (w.has("ordinary_stores")) {
+        k.work->ordinary_stores = w.boolean("ordinary_stores");
+      }
       if (w.has("write_bytes")) {
         k.work->write_bytes = w.non_negative("write_bytes");
         if (*k.work->write_bytes > k.work->bytes) {
