@@ -12,7 +12,8 @@
 # deb-src line (the archive and suite of the system's own Debian sources) lives in a private apt
 # configuration under WORK_DIR (default /tmp/perfgate-real-suite), and perfgate is installed
 # into WORK_DIR/prefix. PERFGATE_DEB_SRC overrides the line ("deb-src URI SUITE main").
-# Exit: 0 every state judged and passed, 1 a state failed its gate, 2 a step failed.
+# Exit: 0 every state judged, passed and within its roof; 1 a state failed its gate or is above
+# its roof; 2 a step failed (never CTest's own codes).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mkdir -p "${1:-/tmp/perfgate-real-suite}" && cd "${1:-/tmp/perfgate-real-suite}" && pwd)"
@@ -88,13 +89,16 @@ set(SNAPPY_BUILD_BENCHMARKS ON CACHE BOOL "" FORCE)
 set(CMAKE_POLICY_VERSION_MINIMUM 3.5) # snappy asks for CMake 3.1, which CMake 4 refuses
 add_subdirectory("$src" snappy)
 
-# Every BM_UFlat and BM_ZFlat state: Google Benchmark's bytes_per_second is the traffic, so
-# each is judged against this machine's memory roof. Snappy works from cache and spends its
-# time decoding, so it runs far below DRAM bandwidth: the floor only catches a collapse.
+# Every BM_UFlat and BM_ZFlat state: Google Benchmark's bytes_per_second is the traffic and,
+# with no working set declared, one iteration's bytes stand for it, so each state is held to
+# the cache level that holds its input (L1 for the 200-byte JPEG, L2 for the 100-500 KB files).
+# Snappy spends its time decoding and encoding, far below those rates: the floor only catches a
+# collapse. Measured against these roofs (AMD EPYC family 25, 2 cores, 2026-11-27): the
+# slowest state, BM_ZFlat/9 (txt4, 482 KB), at 0.0017 of L2; the floor is a third of that.
 add_perf_prediction(snappy_benchmark NAME perf.snappy
   KERNELS "^BM_[UZ]Flat/[0-9]+\$"
   ARGS --benchmark_filter=^BM_[UZ]Flat/[0-9]+\$ --benchmark_min_time=0.1
-  MIN_EFFICIENCY 0.002 REPORT_DIR "$work/reports" TIMEOUT 900)
+  MIN_EFFICIENCY 0.0005 REPORT_DIR "$work/reports" TIMEOUT 900)
 # snappy's benchmarks read testdata/ under \$srcdir (as Automake sets it).
 set_tests_properties(perf.snappy PROPERTIES ENVIRONMENT "srcdir=$src")
 EOF
@@ -103,8 +107,10 @@ rm -rf "$work/gate-build"
 cmake -S "$project" -B "$work/gate-build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix" >"$work/gate-configure.log" 2>&1 ||
   fail "configuring $project failed (see $work/gate-configure.log)"
-cmake --build "$work/gate-build" --parallel "$(nproc)" >"$work/gate-build.log" 2>&1 ||
-  fail "building snappy_benchmark failed (see $work/gate-build.log)"
+# Only the benchmark program: Debian's snappy 1.1.9 links libsnappy.a from two targets at once
+# under a parallel build of everything ("file truncated", undefined references).
+cmake --build "$work/gate-build" --target snappy_benchmark --parallel "$(nproc)" \
+  >"$work/gate-build.log" 2>&1 || fail "building snappy_benchmark failed (see $work/gate-build.log)"
 
 # 4. ctest -L perf, as CI would run it, and every state's verdict from the report.
 step "ctest -L perf (calibrates this CPU once, then runs snappy_benchmark under perfgate)"
@@ -116,6 +122,7 @@ set -e
 grep -E "^ *[0-9]+/[0-9]+ Test|tests passed" "$work/ctest.log" || true
 report="$(ls "$work"/reports/*.json 2>/dev/null | head -1 || true)"
 [ -n "$report" ] || { cat "$work/ctest.log"; fail "perf.snappy wrote no report"; }
+set +e
 python3 - "$report" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
@@ -127,16 +134,29 @@ for k in r["kernels"]:
     judged[m.group(1)] += 1
     p, v = k["params"], k["verdict"]
     local = k["predictions"][0]  # the local device, the one the verdict is on
+    roof = local["roof"]
+    via = next((t.get("via", "") for t in roof["terms"] if t["resource"] == roof["limiter"]), "")
     rows.append((k["name"], p["W_traf"] / k["measured"]["time_s"] / 1e9,
-                 local["roof"]["limiter"], v.get("efficiency"), v["status"],
-                 p.get("compute_declared", True)))
-print("%-13s %8s %-6s %10s  %s" % ("state", "GB/s", "roof", "efficiency", "verdict"))
+                 roof["limiter"] + (" (%s)" % via if via else ""), v.get("efficiency"),
+                 v["status"], p.get("compute_declared", True)))
+print("%-13s %8s %10s  %-8s %s" % ("state", "GB/s", "efficiency", "verdict", "roof"))
 for name, gbs, limiter, eff, status, declared in rows:
-    print("%-13s %8.2f %-6s %10s  %s%s" % (name, gbs, limiter, "-" if eff is None else "%.4f" % eff,
-                                         status, "" if declared else " (bytes only: compute not declared)"))
-print("judged: %d BM_UFlat, %d BM_ZFlat states (report %s)" %
-      (judged["BM_UFlat"], judged["BM_ZFlat"], sys.argv[1]))
+    print("%-13s %8.2f %10s  %-8s %s%s" % (name, gbs, "-" if eff is None else "%.4f" % eff,
+                                          status, limiter, "" if declared else "; bytes only"))
+above = [name for name, _, _, eff, _, _ in rows if eff is not None and eff > 1.0]
+print("judged: %d BM_UFlat, %d BM_ZFlat states, %d above their roof (report %s)" %
+      (judged["BM_UFlat"], judged["BM_ZFlat"], len(above), sys.argv[1]))
 if min(judged.values()) == 0:
-    sys.exit("a family of states was not judged")
+    print("try-real-suite: error: a family of states was not judged", file=sys.stderr)
+    sys.exit(2)
+failed = [name for name, _, _, _, status, _ in rows if status == "fail"]
+sys.exit(1 if above or failed else 0)
 PY
-exit $rc
+check=$?
+set -e
+[ "$check" -ne 2 ] || exit 2
+# CTest says 8 when a test fails; this script's codes are its own (above): a failed ctest run
+# with every state passing failed for another reason (a crash, a timeout).
+[ "$check" -eq 1 ] && exit 1
+[ "$rc" -eq 0 ] || fail "ctest -L perf failed, yet every state passed (see $work/ctest.log)"
+exit 0

@@ -2,6 +2,7 @@
 #include "cpu_kernels.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -9,49 +10,56 @@
 
 namespace perfgate::microbench {
 
-// Independent accumulator chains per kernel: FMA latency (4-5 cycles) x 2 pipes needs at least
-// 10 in flight; 12 leaves room and still fits AVX2's 16 registers with the two constants.
-constexpr int chains = 12;
-
 namespace {
 // Per-lane FMA chains a = a*m + c converge to c/(1-m): bounded, no denormals, no overflow.
 constexpr double mul_f = 0.999999;
 constexpr double add_f = 1e-6;
 
-template <class T> double generic_fma(std::uint64_t iterations, int lanes) {
-  T acc[chains * 8];
-  for (int i = 0; i < chains * lanes; ++i) {
+// The portable kernels (no vector ISA known): lanes x chains scalars the compiler vectorises.
+constexpr int generic_chains = 12;
+constexpr int generic_lanes32 = 4;
+
+template <class T> double generic_fma(std::uint64_t iterations) {
+  constexpr int n = generic_chains * generic_lanes32 * 4 / static_cast<int>(sizeof(T));
+  T acc[n];
+  for (int i = 0; i < n; ++i) {
     acc[i] = static_cast<T>(i);
   }
   const T m = static_cast<T>(mul_f), c = static_cast<T>(add_f);
   for (std::uint64_t it = 0; it < iterations; ++it) {
-    for (int i = 0; i < chains * lanes; ++i) {
+    for (int i = 0; i < n; ++i) {
       acc[i] = acc[i] * m + c;
     }
   }
   double sum = 0;
-  for (int i = 0; i < chains * lanes; ++i) {
+  for (int i = 0; i < n; ++i) {
     sum += static_cast<double>(acc[i]);
   }
   return sum;
 }
 
-double generic_int(std::uint64_t iterations, bool mad) {
-  std::uint32_t acc[chains * 4];
-  for (int i = 0; i < chains * 4; ++i) {
+template <bool Mad> double generic_int(std::uint64_t iterations) {
+  constexpr int n = generic_chains * generic_lanes32;
+  std::uint32_t acc[n];
+  for (int i = 0; i < n; ++i) {
     acc[i] = static_cast<std::uint32_t>(i);
   }
   for (std::uint64_t it = 0; it < iterations; ++it) {
-    for (int i = 0; i < chains * 4; ++i) {
-      acc[i] = mad ? acc[i] * 3u + 7u : acc[i] + 7u;
+    for (int i = 0; i < n; ++i) {
+      acc[i] = Mad ? acc[i] * 3u + 7u : acc[i] + 7u;
     }
   }
   double sum = 0;
-  for (int i = 0; i < chains * 4; ++i) {
+  for (int i = 0; i < n; ++i) {
     sum += acc[i];
   }
   return sum;
 }
+
+// Counted operations per lane and step: FMA and multiply-add = 2, add = 1.
+double ops_per_lane(compute_kind kind) { return kind == compute_kind::int_add ? 1.0 : 2.0; }
+// Lanes per vector of `bits` for the kind's element (fp64: 64-bit lanes, the rest 32-bit).
+int lanes_of(compute_kind kind, int bits) { return bits / (kind == compute_kind::fp64_fma ? 64 : 32); }
 
 template <class T, std::size_t N> double sum_of(const T (&values)[N]) {
   double sum = 0;
@@ -62,232 +70,200 @@ template <class T, std::size_t N> double sum_of(const T (&values)[N]) {
 }
 
 #if defined(__x86_64__)
-// The chains are written out so every accumulator stays in a register.
-#define PERFGATE_CHAINS(OP)                                                                        \
-  OP(0) OP(1) OP(2) OP(3) OP(4) OP(5) OP(6) OP(7) OP(8) OP(9) OP(10) OP(11)
-
-__attribute__((target("avx512f"))) double fp64_fma_avx512(std::uint64_t iterations) {
-  const __m512d m = _mm512_set1_pd(mul_f), c = _mm512_set1_pd(add_f);
-#define INIT(i) __m512d a##i = _mm512_set1_pd(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm512_fmadd_pd(a##i, m, c);
-    PERFGATE_CHAINS(STEP)
-#undef STEP
+// One step of each kind in each ISA. The chains are the accumulators of `kernel` below; the
+// empty asm keeps each in a register and hides its value, so the compiler can neither spill,
+// merge nor fold the steps (an integer add chain would otherwise become one multiply).
+#define PG_512 __attribute__((target("avx512f"), always_inline)) inline
+#define PG_256 __attribute__((target("avx2,fma"), always_inline)) inline
+struct f64_512 {
+  using V = __m512d;
+  PG_512 static V init(int i) { return _mm512_set1_pd(i); }
+  PG_512 static V step(V a) { return _mm512_fmadd_pd(a, _mm512_set1_pd(mul_f), _mm512_set1_pd(add_f)); }
+  PG_512 static double total(V v) {
+    alignas(64) double o[8];
+    _mm512_store_pd(o, v);
+    return sum_of(o);
   }
-  __m512d s = _mm512_setzero_pd();
-#define SUM(i) s = _mm512_add_pd(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(64) double out[8];
-  _mm512_store_pd(out, s);
-  return sum_of(out);
-}
-
-__attribute__((target("avx512f"))) double fp32_fma_avx512(std::uint64_t iterations) {
-  const __m512 m = _mm512_set1_ps(static_cast<float>(mul_f)),
-               c = _mm512_set1_ps(static_cast<float>(add_f));
-#define INIT(i) __m512 a##i = _mm512_set1_ps(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm512_fmadd_ps(a##i, m, c);
-    PERFGATE_CHAINS(STEP)
-#undef STEP
+};
+struct f32_512 {
+  using V = __m512;
+  PG_512 static V init(int i) { return _mm512_set1_ps(static_cast<float>(i)); }
+  PG_512 static V step(V a) {
+    return _mm512_fmadd_ps(a, _mm512_set1_ps(static_cast<float>(mul_f)),
+                           _mm512_set1_ps(static_cast<float>(add_f)));
   }
-  __m512 s = _mm512_setzero_ps();
-#define SUM(i) s = _mm512_add_ps(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(64) float out[16];
-  _mm512_store_ps(out, s);
-  return sum_of(out);
-}
-
-__attribute__((target("avx512f"))) double int_avx512(std::uint64_t iterations, bool mad) {
-  const __m512i m = _mm512_set1_epi32(3), c = _mm512_set1_epi32(7);
-#define INIT(i) __m512i a##i = _mm512_set1_epi32(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  if (mad) {
-    for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm512_add_epi32(_mm512_mullo_epi32(a##i, m), c);
-      PERFGATE_CHAINS(STEP)
-#undef STEP
-    }
-  } else {
-    for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm512_add_epi32(a##i, c);
-      PERFGATE_CHAINS(STEP)
-#undef STEP
-    }
+  PG_512 static double total(V v) {
+    alignas(64) float o[16];
+    _mm512_store_ps(o, v);
+    return sum_of(o);
   }
-  __m512i s = _mm512_setzero_si512();
-#define SUM(i) s = _mm512_add_epi32(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(64) std::uint32_t out[16];
-  _mm512_store_si512(out, s);
-  return sum_of(out);
-}
-
-__attribute__((target("avx2,fma"))) double fp64_fma_avx2(std::uint64_t iterations) {
-  const __m256d m = _mm256_set1_pd(mul_f), c = _mm256_set1_pd(add_f);
-#define INIT(i) __m256d a##i = _mm256_set1_pd(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm256_fmadd_pd(a##i, m, c);
-    PERFGATE_CHAINS(STEP)
-#undef STEP
+};
+template <bool Mad> struct i32_512 {
+  using V = __m512i;
+  PG_512 static V init(int i) { return _mm512_set1_epi32(i); }
+  PG_512 static V step(V a) {
+    const V c = _mm512_set1_epi32(7);
+    return Mad ? _mm512_add_epi32(_mm512_mullo_epi32(a, _mm512_set1_epi32(3)), c)
+               : _mm512_add_epi32(a, c);
   }
-  __m256d s = _mm256_setzero_pd();
-#define SUM(i) s = _mm256_add_pd(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(32) double out[4];
-  _mm256_store_pd(out, s);
-  return sum_of(out);
-}
-
-__attribute__((target("avx2,fma"))) double fp32_fma_avx2(std::uint64_t iterations) {
-  const __m256 m = _mm256_set1_ps(static_cast<float>(mul_f)),
-               c = _mm256_set1_ps(static_cast<float>(add_f));
-#define INIT(i) __m256 a##i = _mm256_set1_ps(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm256_fmadd_ps(a##i, m, c);
-    PERFGATE_CHAINS(STEP)
-#undef STEP
+  PG_512 static double total(V v) {
+    alignas(64) std::uint32_t o[16];
+    _mm512_store_si512(o, v);
+    return sum_of(o);
   }
-  __m256 s = _mm256_setzero_ps();
-#define SUM(i) s = _mm256_add_ps(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(32) float out[8];
-  _mm256_store_ps(out, s);
-  return sum_of(out);
-}
-
-__attribute__((target("avx2"))) double int_avx2(std::uint64_t iterations, bool mad) {
-  const __m256i m = _mm256_set1_epi32(3), c = _mm256_set1_epi32(7);
-#define INIT(i) __m256i a##i = _mm256_set1_epi32(i);
-  PERFGATE_CHAINS(INIT)
-#undef INIT
-  if (mad) {
-    for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm256_add_epi32(_mm256_mullo_epi32(a##i, m), c);
-      PERFGATE_CHAINS(STEP)
-#undef STEP
-    }
-  } else {
-    for (std::uint64_t it = 0; it < iterations; ++it) {
-#define STEP(i) a##i = _mm256_add_epi32(a##i, c);
-      PERFGATE_CHAINS(STEP)
-#undef STEP
-    }
+};
+struct f64_256 {
+  using V = __m256d;
+  PG_256 static V init(int i) { return _mm256_set1_pd(i); }
+  PG_256 static V step(V a) { return _mm256_fmadd_pd(a, _mm256_set1_pd(mul_f), _mm256_set1_pd(add_f)); }
+  PG_256 static double total(V v) {
+    alignas(32) double o[4];
+    _mm256_store_pd(o, v);
+    return sum_of(o);
   }
-  __m256i s = _mm256_setzero_si256();
-#define SUM(i) s = _mm256_add_epi32(s, a##i);
-  PERFGATE_CHAINS(SUM)
-#undef SUM
-  alignas(32) std::uint32_t out[8];
-  _mm256_store_si256(reinterpret_cast<__m256i*>(out), s);
-  return sum_of(out);
-}
-#undef PERFGATE_CHAINS
+};
+struct f32_256 {
+  using V = __m256;
+  PG_256 static V init(int i) { return _mm256_set1_ps(static_cast<float>(i)); }
+  PG_256 static V step(V a) {
+    return _mm256_fmadd_ps(a, _mm256_set1_ps(static_cast<float>(mul_f)),
+                           _mm256_set1_ps(static_cast<float>(add_f)));
+  }
+  PG_256 static double total(V v) {
+    alignas(32) float o[8];
+    _mm256_store_ps(o, v);
+    return sum_of(o);
+  }
+};
+template <bool Mad> struct i32_256 {
+  using V = __m256i;
+  PG_256 static V init(int i) { return _mm256_set1_epi32(i); }
+  PG_256 static V step(V a) {
+    const V c = _mm256_set1_epi32(7);
+    return Mad ? _mm256_add_epi32(_mm256_mullo_epi32(a, _mm256_set1_epi32(3)), c)
+               : _mm256_add_epi32(a, c);
+  }
+  PG_256 static double total(V v) {
+    alignas(32) std::uint32_t o[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(o), v);
+    return sum_of(o);
+  }
+};
 
-enum class isa { avx512, avx2, generic };
-isa detect() {
+// C independent chains of K's step, fully unrolled so every accumulator is its own register.
+#define PG_KERNEL_BODY                                                                             \
+  typename K::V a[C];                                                                              \
+  _Pragma("GCC unroll 32") for (int j = 0; j < C; ++j) { a[j] = K::init(j); }                      \
+  for (std::uint64_t it = 0; it < iterations; ++it) {                                              \
+    _Pragma("GCC unroll 32") for (int j = 0; j < C; ++j) {                                         \
+      a[j] = K::step(a[j]);                                                                        \
+      asm("" : "+v"(a[j]));                                                                        \
+    }                                                                                              \
+  }                                                                                                \
+  double s = 0;                                                                                    \
+  _Pragma("GCC unroll 32") for (int j = 0; j < C; ++j) { s += K::total(a[j]); }                    \
+  return s;
+template <class K, int C>
+__attribute__((target("avx512f"))) double kernel512(std::uint64_t iterations) {
+  PG_KERNEL_BODY
+}
+template <class K, int C>
+__attribute__((target("avx2,fma"))) double kernel256(std::uint64_t iterations) {
+  PG_KERNEL_BODY
+}
+#undef PG_KERNEL_BODY
+#undef PG_512
+#undef PG_256
+
+// Chain counts tried: enough to cover latency x pipes on any core (Zen 5: 4-cycle FMA x 2
+// full-width pipes = 8; an integer multiply of 10 cycles wants more), and no more than the
+// registers hold beside the constants (32 zmm, 16 ymm).
+template <class K, int... C>
+void add512(std::vector<compute_variant>& out, compute_kind kind, std::integer_sequence<int, C...>) {
+  (out.push_back({"avx512f", 512, C, ops_per_lane(kind) * lanes_of(kind, 512) * C, &kernel512<K, C>}),
+   ...);
+}
+template <class K, int... C>
+void add256(std::vector<compute_variant>& out, compute_kind kind, std::integer_sequence<int, C...>) {
+  (out.push_back({"avx2+fma", 256, C, ops_per_lane(kind) * lanes_of(kind, 256) * C, &kernel256<K, C>}),
+   ...);
+}
+using chains512 = std::integer_sequence<int, 4, 6, 8, 10, 12, 16, 20, 24, 28>;
+using chains256 = std::integer_sequence<int, 4, 6, 8, 10, 12, 14>;
+
+bool have_avx512() {
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) {
-    return isa::avx512;
-  }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    return isa::avx2;
-  }
-  return isa::generic;
+  return __builtin_cpu_supports("avx512f");
+}
+bool have_avx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #else
-enum class isa { generic };
-isa detect() { return isa::generic; }
+bool have_avx512() { return false; }
+bool have_avx2() { return false; }
 #endif
 
-const isa chosen = detect();
-
-// 32-bit lanes per vector register of the chosen ISA.
-int lanes32() {
-  switch (chosen) {
-#if defined(__x86_64__)
-  case isa::avx512: return 16;
-  case isa::avx2: return 8;
-#endif
-  default: return 4;
+compute_variant generic_variant(compute_kind kind) {
+  const int lanes = lanes_of(kind, 32 * generic_lanes32);
+  const double ops = ops_per_lane(kind) * lanes * generic_chains;
+  switch (kind) {
+  case compute_kind::fp32_fma: return {"generic", 128, generic_chains, ops, &generic_fma<float>};
+  case compute_kind::fp64_fma: return {"generic", 128, generic_chains, ops, &generic_fma<double>};
+  case compute_kind::int_add: return {"generic", 128, generic_chains, ops, &generic_int<false>};
+  case compute_kind::int_mad: return {"generic", 128, generic_chains, ops, &generic_int<true>};
   }
+  return {};
 }
 } // namespace
 
 std::string compute_isa() {
-  switch (chosen) {
-#if defined(__x86_64__)
-  case isa::avx512: return "avx512f";
-  case isa::avx2: return "avx2+fma";
-#endif
-  default: return "generic";
-  }
+  return have_avx512() ? "avx512f" : have_avx2() ? "avx2+fma" : "generic";
 }
 
-double fp32_fma_ops(std::uint64_t iterations) {
-  return 2.0 * chains * lanes32() * static_cast<double>(iterations);
-}
-double fp64_fma_ops(std::uint64_t iterations) {
-  return 2.0 * chains * (lanes32() / 2) * static_cast<double>(iterations);
-}
-double int_add_ops(std::uint64_t iterations) {
-  return 1.0 * chains * (chosen == isa::generic ? 4 : lanes32()) * static_cast<double>(iterations);
-}
-double int_mad_ops(std::uint64_t iterations) { return 2.0 * int_add_ops(iterations); }
-
-double fp32_fma(std::uint64_t iterations) {
-  switch (chosen) {
+std::vector<compute_variant> compute_variants(compute_kind kind) {
+  std::vector<compute_variant> out;
 #if defined(__x86_64__)
-  case isa::avx512: return fp32_fma_avx512(iterations);
-  case isa::avx2: return fp32_fma_avx2(iterations);
-#endif
-  default: return generic_fma<float>(iterations, lanes32());
+  if (have_avx512()) {
+    switch (kind) {
+    case compute_kind::fp32_fma: add512<f32_512>(out, kind, chains512{}); break;
+    case compute_kind::fp64_fma: add512<f64_512>(out, kind, chains512{}); break;
+    case compute_kind::int_add: add512<i32_512<false>>(out, kind, chains512{}); break;
+    case compute_kind::int_mad: add512<i32_512<true>>(out, kind, chains512{}); break;
+    }
   }
-}
-
-double fp64_fma(std::uint64_t iterations) {
-  switch (chosen) {
-#if defined(__x86_64__)
-  case isa::avx512: return fp64_fma_avx512(iterations);
-  case isa::avx2: return fp64_fma_avx2(iterations);
-#endif
-  default: return generic_fma<double>(iterations, lanes32() / 2);
+  if (have_avx2()) {
+    switch (kind) {
+    case compute_kind::fp32_fma: add256<f32_256>(out, kind, chains256{}); break;
+    case compute_kind::fp64_fma: add256<f64_256>(out, kind, chains256{}); break;
+    case compute_kind::int_add: add256<i32_256<false>>(out, kind, chains256{}); break;
+    case compute_kind::int_mad: add256<i32_256<true>>(out, kind, chains256{}); break;
+    }
   }
+#endif
+  if (out.empty()) {
+    out.push_back(generic_variant(kind));
+  }
+  return out;
 }
 
-double int_add(std::uint64_t iterations) {
-  switch (chosen) {
+double dependent_adds(std::uint64_t iterations) {
 #if defined(__x86_64__)
-  case isa::avx512: return int_avx512(iterations, false);
-  case isa::avx2: return int_avx2(iterations, false);
-#endif
-  default: return generic_int(iterations, false);
+  // 16 adds per iteration, each waiting for the one before: one per cycle on every x86-64 core
+  // (the loop's own counter and branch run beside them on other ports).
+  std::uint64_t x = 0;
+  for (std::uint64_t i = 0; i < iterations; ++i) {
+    asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                 : "+r"(x));
   }
-}
-
-double int_mad(std::uint64_t iterations) {
-  switch (chosen) {
-#if defined(__x86_64__)
-  case isa::avx512: return int_avx512(iterations, true);
-  case isa::avx2: return int_avx2(iterations, true);
+  return static_cast<double>(x);
+#else
+  (void)iterations;
+  return 0;
 #endif
-  default: return generic_int(iterations, true);
-  }
 }
 
 // The memory kernels are compiled for each ISA and picked at load time (GCC function

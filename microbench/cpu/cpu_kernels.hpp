@@ -8,22 +8,37 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace perfgate::microbench {
 
-/// The vector ISA the compute kernels use on this CPU: "avx512f", "avx2+fma" or "generic".
+/// The widest vector ISA this CPU has for the compute kernels: "avx512f", "avx2+fma" or
+/// "generic".
 [[nodiscard]] std::string compute_isa();
 
-/// Operations done per call with `iterations` (FMA = 2, MAD = 2, add = 1, per lane).
-[[nodiscard]] double fp32_fma_ops(std::uint64_t iterations);
-[[nodiscard]] double fp64_fma_ops(std::uint64_t iterations);
-[[nodiscard]] double int_add_ops(std::uint64_t iterations);
-[[nodiscard]] double int_mad_ops(std::uint64_t iterations);
+enum class compute_kind { fp32_fma, fp64_fma, int_add, int_mad };
 
-double fp32_fma(std::uint64_t iterations);
-double fp64_fma(std::uint64_t iterations);
-double int_add(std::uint64_t iterations);
-double int_mad(std::uint64_t iterations);
+/// One way to run a compute micro-benchmark: a vector width and a number of independent
+/// accumulator chains. Which is fastest depends on the core (latency x pipes, the width its
+/// pipes really have), so calibration tries them all and keeps the best.
+struct compute_variant {
+  std::string isa;                             ///< "avx512f", "avx2+fma", "generic"
+  int vector_bits = 0;                         ///< 512, 256, 128
+  int chains = 0;                              ///< independent accumulators
+  double ops_per_iteration = 0;                ///< counted ops per call and iteration
+  double (*run)(std::uint64_t iterations) = nullptr; ///< returns a value of every accumulator
+  /// Vector operations of one lane-width per iteration (chains; a multiply-add is 2).
+  [[nodiscard]] double vector_ops_per_iteration(compute_kind kind) const {
+    return kind == compute_kind::int_mad ? 2.0 * chains : chains;
+  }
+};
+
+/// Every variant this CPU can run for `kind`: each vector ISA it has x the chain counts tried.
+[[nodiscard]] std::vector<compute_variant> compute_variants(compute_kind kind);
+
+/// Runs `iterations` x 16 dependent integer adds and returns how many it did: one a clock cycle
+/// on every x86-64 core, so adds / seconds is the core's clock. 0 where not measurable.
+double dependent_adds(std::uint64_t iterations);
 
 /// Loads and stores from L1: per pass over `bytes` of each of three 32-bit arrays, two loads and
 /// one store per element. Returns the 32-bit lanes moved.

@@ -80,6 +80,7 @@ constexpr std::string_view tensor_prefix = "perfgate_tensor_";
 std::optional<std::string> non_finite_key(const json_fields& b) {
   for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
                           "perfgate_fp64_flops", "perfgate_int_ops", "perfgate_write_bytes",
+                          "perfgate_ordinary_stores",
                           "bytes_per_second", "items_per_second"}) {
     if (b.raw().contains(key) && b.raw().at(key).is_null()) { // has() is false for null
       return std::string(key);
@@ -234,6 +235,13 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
                                              b.raw().at("perfgate_write_bytes").dump());
         }
         r.work->write_bytes = written;
+      }
+      if (b.has("perfgate_ordinary_stores")) {
+        const double flag = b.non_negative("perfgate_ordinary_stores");
+        if (flag != 0 && flag != 1) {
+          b.fail("perfgate_ordinary_stores", "expected 1 (ordinary stores only) or 0");
+        }
+        r.work->ordinary_stores = flag == 1;
       }
     }
   }

@@ -483,7 +483,7 @@ std::vector<dram_pattern> dram_patterns(const device& d, bool one_core) {
 }
 
 std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, double read_bytes,
-                                               double write_bytes) {
+                                               double write_bytes, bool ordinary_stores) {
   const double R = std::max(0.0, read_bytes), W = std::max(0.0, write_bytes);
   if (!(R + W > 0)) {
     return std::nullopt;
@@ -491,6 +491,9 @@ std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, d
   // The fastest pattern of each read share (1: read, 2/3: triad, 1/2: copy, 0: write).
   std::map<double, dram_pattern> best_of_share;
   for (auto& p : dram_patterns(d, one_core)) {
+    if (ordinary_stores && p.name.ends_with("_nt")) {
+      continue;
+    }
     // Rounded: 2/3 of 17 GB/s over 17 and 2/3 of 18 over 18 differ in the last bit.
     const double share = std::round(p.read_gbs / (p.read_gbs + p.write_gbs) * 1e9) / 1e9;
     auto [it, fresh] = best_of_share.try_emplace(share, p);

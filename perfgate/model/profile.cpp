@@ -143,6 +143,9 @@ std::string profile_to_json(const profile& p) {
       if (k.work->matrix) {
         jk["declared_work"]["matrix"] = true;
       }
+      if (k.work->ordinary_stores) {
+        jk["declared_work"]["ordinary_stores"] = true;
+      }
     }
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
@@ -225,6 +228,9 @@ profile profile_from_json(std::string_view text, const std::string& file) {
       }
       k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
       k.work->matrix = w.has("matrix") && w.boolean("matrix");
+      if (w.has("ordinary_stores")) {
+        k.work->ordinary_stores = w.boolean("ordinary_stores");
+      }
       if (w.has("write_bytes")) {
         k.work->write_bytes = w.non_negative("write_bytes");
         if (*k.work->write_bytes > k.work->bytes) {

@@ -11,6 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -131,5 +134,75 @@ TEST(CpuMicrobench, GatherIndexIsAPermutation) {
       ASSERT_FALSE(seen[v]) << bits << " bits: " << v << " twice";
       seen[v] = true;
     }
+  }
+}
+
+// Every compute variant runs, counts its work as its width and chains say, and the widths this
+// CPU has are all tried, each with several chain counts: the calibration picks among them.
+TEST(CpuMicrobench, ComputeVariantsCoverEveryWidthAndSeveralChainCounts) {
+  using perfgate::microbench::compute_kind;
+  for (const auto kind : {compute_kind::fp32_fma, compute_kind::fp64_fma, compute_kind::int_add,
+                          compute_kind::int_mad}) {
+    const auto variants = perfgate::microbench::compute_variants(kind);
+    ASSERT_FALSE(variants.empty());
+    std::set<std::string> isas;
+    std::set<int> chains;
+    for (const auto& v : variants) {
+      SCOPED_TRACE(v.isa + " " + std::to_string(v.chains));
+      isas.insert(v.isa);
+      chains.insert(v.chains);
+      const int lanes = v.vector_bits / (kind == compute_kind::fp64_fma ? 64 : 32);
+      const double per_lane = kind == compute_kind::int_add ? 1 : 2;
+      EXPECT_DOUBLE_EQ(v.ops_per_iteration, per_lane * lanes * v.chains);
+      const double value = v.run(1000);
+      EXPECT_TRUE(std::isfinite(value));
+    }
+    EXPECT_TRUE(isas.contains(perfgate::microbench::compute_isa()));
+    if (perfgate::microbench::compute_isa() == "avx512f") {
+      EXPECT_TRUE(isas.contains("avx2+fma")); // AVX-512 CPUs also try the 256-bit kernels
+    }
+    if (perfgate::microbench::compute_isa() != "generic") {
+      EXPECT_GE(chains.size(), 6U);
+    }
+  }
+}
+
+// A rate is checked against the clock: 2 FMA vectors a cycle passes, 8 is refused by name.
+TEST(CpuMicrobench, ARateAboveWhatTheClockAllowsIsRefused) {
+  using perfgate::microbench::compute_kind;
+  perfgate::microbench::compute_variant v;
+  v.isa = "avx512f";
+  v.vector_bits = 512;
+  v.chains = 16;
+  v.ops_per_iteration = 2.0 * 8 * 16; // fp64: 8 lanes, FMA = 2 flops
+  // 3 GHz x 2 FMA vectors x 8 lanes x 2 flops = 96 GFLOPS a core: what Zen 5 can do.
+  EXPECT_FALSE(perfgate::microbench::implausible_rate(96, v, compute_kind::fp64_fma, 3000));
+  const auto why = perfgate::microbench::implausible_rate(384, v, compute_kind::fp64_fma, 3000);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("8.00 512-bit vector operations a cycle at the measured 3000 MHz"),
+            std::string::npos)
+      << *why;
+  // An integer multiply-add is two vector operations per lane step.
+  v.ops_per_iteration = 2.0 * 16 * 16;
+  EXPECT_TRUE(perfgate::microbench::implausible_rate(800, v, compute_kind::int_mad, 3000));
+}
+
+// The clock the compute peaks ran at is measured (dependent adds, one a cycle) and stored with
+// them; on x86-64 it is a plausible core clock.
+TEST(CpuMicrobench, ComputePeaksCarryTheMeasuredClock) {
+  if (perfgate::microbench::dependent_adds(1) == 0) {
+    GTEST_SKIP() << "no dependent-add clock on this architecture";
+  }
+  EXPECT_EQ(perfgate::microbench::dependent_adds(10), 160.0);
+  perfgate::microbench::cpu_options o;
+  o.quick = true;
+  const auto run = perfgate::microbench::run_cpu_microbench(o);
+  for (const char* key : {"fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops"}) {
+    const auto* r = run.find(key, "one");
+    ASSERT_NE(r, nullptr) << key;
+    ASSERT_TRUE(r->sm_clock_mhz) << key;
+    EXPECT_GT(*r->sm_clock_mhz, 300.0) << key;
+    EXPECT_LT(*r->sm_clock_mhz, 7000.0) << key;
+    EXPECT_NE(r->note.find("independent chains (fastest of"), std::string::npos) << r->note;
   }
 }

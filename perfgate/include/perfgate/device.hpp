@@ -147,8 +147,11 @@ struct dram_mix_roof {
   std::string via; ///< the pattern or two patterns that schedule uses ("dram_triad_nt")
 };
 /// Empty when the scope has no patterns on both sides of the traffic's read share.
+/// `ordinary_stores`: only the patterns without non-temporal stores (a kernel that writes
+/// through the caches cannot use them); `via` then names a plain pattern ("dram_triad").
 [[nodiscard]] std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core,
-                                                             double read_bytes, double write_bytes);
+                                                             double read_bytes, double write_bytes,
+                                                             bool ordinary_stores = false);
 
 /// A cache level a working set can stream from, and its read bandwidth (1e9 B/s).
 struct cache_level {

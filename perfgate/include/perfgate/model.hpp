@@ -94,6 +94,11 @@ struct kernel_params {
   /// The part of W_traf that is written (measured DRAM writes, or the bytes a benchmark declares
   /// it writes): the roof then uses the DRAM patterns of that read/write mix. Empty: unknown.
   std::optional<double> write_bytes;
+  /// Only ordinary (write-allocate) stores: the DRAM roof leaves out non-temporal patterns.
+  bool ordinary_stores = false;
+  /// Where working_set_bytes came from when the benchmark did not declare it: "" (declared or
+  /// absent), or how it was taken ("one iteration's bytes (bytes_per_second)").
+  std::string working_set_source;
   /// Tensor-core operations per tensor type (only types with work): each is a roof term of its
   /// own, at the device's peak of that path.
   std::map<kernel_type, double> tensor_ops;

@@ -99,6 +99,10 @@ struct declared_work {
   double working_set_bytes = 0;
   /// The part of `bytes` the kernel writes (`perfgate_write_bytes`); empty: not declared.
   std::optional<double> write_bytes{};
+  /// The kernel writes with ordinary (write-allocate) stores only (`perfgate_ordinary_stores`
+  /// 1): its DRAM roof is the fastest pattern of its mix without non-temporal stores, which
+  /// it cannot use. false: any store kind, so the roof includes the non-temporal patterns.
+  bool ordinary_stores = false;
   /// Tensor-core operations by canonical counter (`perfgate_tensor_bf16_ops` declares
   /// "tensor_bf16_ops"); only precisions with work.
   std::map<std::string, double, std::less<>> tensor_ops{};

@@ -119,6 +119,26 @@ TEST(GbenchImporter, DeclaredWriteBytesAreTheWrittenPartOfTheBytes) {
             "perfgate_bytes, at most 240000000.0, found 300000000.0");
 }
 
+// perfgate_ordinary_stores 1: the kernel writes through the caches; read, carried through the
+// profile JSON, and anything but 0 or 1 refused.
+TEST(GbenchImporter, OrdinaryStoresAreDeclaredByACounter) {
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_triad", "run_name": "BM_triad", "run_type": "iteration", "threads": 1,
+     "real_time": 20, "time_unit": "ms", "perfgate_bytes": 2.4e8, "perfgate_fp64_flops": 2e7,
+     "perfgate_write_bytes": 8e7, "perfgate_ordinary_stores": 1}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 1U);
+  EXPECT_TRUE(p.kernels[0].work->ordinary_stores);
+  EXPECT_TRUE(perfgate::kernel_params_from_profile(p, p.kernels[0]).ordinary_stores);
+  const auto back = perfgate::import_profile_text(perfgate::profile_to_json(p), "p.json");
+  EXPECT_TRUE(back.kernels[0].work->ordinary_stores);
+  std::string two = text;
+  two.replace(two.find("\"perfgate_ordinary_stores\": 1"), 29, "\"perfgate_ordinary_stores\": 2");
+  EXPECT_EQ(perfgate::test::import_failure(two, "g.json"),
+            "g.json: key 'benchmarks[0].perfgate_ordinary_stores': expected 1 (ordinary stores "
+            "only) or 0");
+}
+
 // Real output (tests/data/gbench/stream_triad_threads.json: scripts/bench/stream_triad on the
 // 2-core VM, libbenchmark 1.7.1): the all-thread triad's real_time (8.74 ms) is the wall time
 // over the iterations of both threads, while each thread spent 17.2 ms of CPU per iteration of

@@ -152,6 +152,27 @@ TEST(Roof, TheDramRoofFollowsTheKernelsReadWriteMix) {
   EXPECT_EQ(between.via, "dram_read + dram_triad_nt");
 }
 
+// A kernel of ordinary stores cannot use the non-temporal patterns: its roof is the best plain
+// pattern of its mix, named; without the declaration the non-temporal one stays in (a bound).
+TEST(Roof, OrdinaryStoresAreHeldToThePlainPatternsOfTheirMix) {
+  auto d = zen_like_one_core_patterns();
+  d.kind = "cpu";
+  const auto plain = perfgate::dram_roof_for_mix(d, false, 2e9, 1e9, true);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->via, "dram_triad");
+  EXPECT_LT(plain->gbs, 18.0); // below the non-temporal triad's 18 GB/s
+  perfgate::declared_work w;
+  w.fp64_flops = 2e8;
+  w.bytes = 2.4e9;
+  w.write_bytes = 0.8e9;
+  EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d)),
+            "dram (dram_triad_nt)");
+  w.ordinary_stores = true;
+  const auto r = perfgate::roof_of(perfgate::declared_kernel_params(w), d);
+  EXPECT_EQ(perfgate::limiter_text(r), "dram (dram_triad)");
+  EXPECT_DOUBLE_EQ(r.B_roof, plain->gbs);
+}
+
 TEST(Roof, ADramMixBeyondTheMeasuredPatternsFallsBackToTheBestPattern) {
   auto d = toy_device(true);
   d.kind = "cpu";
@@ -275,6 +296,25 @@ TEST(Roof, ACpuWorkingSetStreamsFromTheCacheThatHoldsIt) {
   EXPECT_EQ(level(1.5e6, false), "l2 200"); // all cores: two L2s of 512 KiB
   EXPECT_EQ(level(1.5e6, true), "llc 40");  // one core sees one L2
   EXPECT_EQ(perfgate::roof_of(streaming(0), d, true).limiter, "dram"); // undeclared
+}
+
+// SetBytesProcessed alone: one iteration's bytes stand for the working set, and the report says
+// so; a declared working set wins, and perfgate_bytes without one keeps DRAM.
+TEST(Roof, BytesOnlyBenchmarksAreHeldToTheCacheTheirBytesFit) {
+  const auto d = cpu_with_caches();
+  perfgate::declared_work w;
+  w.bytes = 123e3; // snappy's BM_UFlat/2: 123 KB decompressed an iteration
+  w.bytes_source = "bytes_per_second";
+  const auto r = perfgate::roof_of(perfgate::declared_kernel_params(w), d, true);
+  EXPECT_EQ(r.limiter, "l2");
+  EXPECT_DOUBLE_EQ(r.B_roof, 80.0);
+  EXPECT_EQ(perfgate::limiter_text(r), "l2 (working set not declared: one iteration's bytes)");
+  w.working_set_bytes = 20e3;
+  EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true)),
+            "l1");
+  w.working_set_bytes = 0;
+  w.bytes_source = "perfgate_bytes";
+  EXPECT_EQ(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true).limiter, "dram");
 }
 
 TEST(Roof, ACacheWithoutAMeasuredRateTakesTheFasterLevels) {
