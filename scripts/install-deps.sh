@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest-dev
           libbenchmark-dev python3-jsonschema
           python3-yaml # tests/ci/check_workflows.py reads the GitHub workflows
+          python3-prometheus-client libxml2-utils # cli.report_ci_formats: OpenMetrics, JUnit XSD
           libsqlite3-dev # rocpd .db profiles (rocprofv3's default output since ROCm 7.0)
           hipcc libamdhip64-dev) # HIP builds of the GPU micro-benchmarks (Debian's ROCm 5.2)
 

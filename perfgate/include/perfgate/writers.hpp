@@ -43,6 +43,11 @@ struct report_writer {
 [[nodiscard]] std::string report_to_json(const report& r);     ///< `perfgate-report/2`
 [[nodiscard]] std::string report_to_text(const report& r);     ///< tables for a terminal
 [[nodiscard]] std::string report_to_markdown(const report& r); ///< GitHub-flavoured Markdown
+/// OpenMetrics text: gauges of efficiency, measured, roof and predicted time per kernel and
+/// device (GitLab's metrics report); a number the report lacks is no sample.
+[[nodiscard]] std::string report_to_openmetrics(const report& r);
+/// JUnit XML: a test case per kernel, failed, skipped or passed with the verdict's reasons.
+[[nodiscard]] std::string report_to_junit(const report& r);
 /// One self-contained HTML page: verdicts, model values, a roofline per device and a
 /// quadrant-split chart per kernel (inline SVG).
 [[nodiscard]] std::string report_to_html(const report& r);

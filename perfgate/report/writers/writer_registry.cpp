@@ -24,6 +24,11 @@ const std::vector<report_writer>& report_writers() {
        [](const report& r, const writer_options&) { return report_to_html(r); }},
       {"svg", "", ".svg", "one chart: a device's roofline or a kernel's quadrant-split view",
        svg_chart},
+      {"openmetrics", "", ".openmetrics.txt",
+       "OpenMetrics gauges per kernel and device (GitLab's metrics report)",
+       [](const report& r, const writer_options&) { return report_to_openmetrics(r); }},
+      {"junit", "", ".junit.xml", "JUnit XML, a test case per kernel (CI test reports)",
+       [](const report& r, const writer_options&) { return report_to_junit(r); }},
   };
   return writers;
 }

@@ -132,6 +132,6 @@ TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
     (void)perfgate::find_report_writer("xml");
     FAIL() << "expected usage_error";
   } catch (const perfgate::usage_error& e) {
-    EXPECT_STREQ(e.what(), "unknown format 'xml': expected text, json, md, html or svg");
+    EXPECT_STREQ(e.what(), "unknown format 'xml': expected text, json, md, html, svg, openmetrics or junit");
   }
 }

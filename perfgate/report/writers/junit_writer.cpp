@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// The report as a JUnit XML file (what GitLab's `artifacts:reports:junit` and most CI systems
+// show as tests): one test case per kernel, its verdict's reasons as the failure message or the
+// skip reason, warnings and passes with their reasons in system-out. The subset written is
+// described by tests/data/junit/junit.xsd.
+#include <perfgate/report.hpp>
+#include <perfgate/writers.hpp>
+
+#include <charconv>
+#include <string>
+
+namespace perfgate {
+namespace {
+
+// Text for an attribute or element: the five markup characters escaped, and the control
+// characters XML 1.0 cannot hold (all below 0x20 but tab, line feed, carriage return) dropped.
+std::string xml(std::string_view v) {
+  std::string out;
+  for (const char c : v) {
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
+        out += c;
+      }
+    }
+  }
+  return out;
+}
+
+std::string seconds(double x) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed, 6);
+  return ec == std::errc{} ? std::string(buf, end) : std::string("0");
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) {
+    out += (out.empty() ? "" : "\n") + l;
+  }
+  return out;
+}
+
+std::string test_case(const report& r, const kernel_report& k) {
+  const std::string device = k.result.device.empty() ? r.local_device : k.result.device;
+  std::string c = "    <testcase classname=\"perfgate." +
+                  xml(device.empty() ? "predicted" : device) + "\" name=\"" + xml(k.name) +
+                  "\" time=\"" + seconds(k.measured ? k.measured->time_s : 0) + "\">\n";
+  const std::string reasons = joined(k.result.reasons);
+  const std::string first = k.result.reasons.empty() ? "" : k.result.reasons.front();
+  switch (k.result.status) {
+  case verdict_status::fail:
+    c += "      <failure type=\"perfgate.fail\" message=\"" + xml(first) + "\">" + xml(reasons) +
+         "</failure>\n";
+    break;
+  case verdict_status::skip:
+    c +=
+        "      <skipped message=\"" + xml(k.skip_reason.empty() ? first : k.skip_reason) + "\"/>\n";
+    break;
+  case verdict_status::warn:
+  case verdict_status::pass:
+    if (!reasons.empty()) {
+      c += "      <system-out>" + xml(std::string(to_string(k.result.status)) + ": " + reasons) +
+           "</system-out>\n";
+    }
+    break;
+  }
+  return c + "    </testcase>\n";
+}
+
+} // namespace
+
+std::string report_to_junit(const report& r) {
+  std::size_t failures = 0, skipped = 0;
+  double time_s = 0;
+  std::string cases;
+  for (const auto& k : r.kernels) {
+    failures += k.result.status == verdict_status::fail ? 1 : 0;
+    skipped += k.result.status == verdict_status::skip ? 1 : 0;
+    time_s += k.measured ? k.measured->time_s : 0;
+    cases += test_case(r, k);
+  }
+  const std::string counts = "tests=\"" + std::to_string(r.kernels.size()) + "\" failures=\"" +
+                             std::to_string(failures) + "\" errors=\"0\" skipped=\"" +
+                             std::to_string(skipped) + "\" time=\"" + seconds(time_s) + "\"";
+  const std::string suite = r.profile_file.empty() ? "perfgate" : "perfgate: " + r.profile_file;
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"perfgate\" " + counts +
+         ">\n  <testsuite name=\"" + xml(suite) + "\" " + counts + ">\n" + cases +
+         "  </testsuite>\n</testsuites>\n";
+}
+
+} // namespace perfgate
