@@ -36,7 +36,7 @@ def expected_openmetrics(doc):
     want = {}
     for k in doc["kernels"]:
         v = k["verdict"]
-        local = v.get("device") or doc.get("local_device") or ""
+        local = v.get("device") or doc["profile"].get("local_device") or ""
         if v.get("efficiency") is not None:
             want[("perfgate_kernel_efficiency", k["name"], local)] = v["efficiency"]
         if k.get("measured") and k["measured"].get("time_s"):
