@@ -178,8 +178,8 @@ void report_not_measured(const microbench_run& run) {
 void calibrate_device(const calibration_request& request) {
   microbench_run run;
   if (!request.from_microbench.empty()) {
-    run = microbench_run_from_json(read_text_file(request.from_microbench),
-                                   request.from_microbench);
+    run =
+        microbench_run_from_json(read_text_file(request.from_microbench), request.from_microbench);
     report_not_measured(run);
     const device d = device_from_microbench(
         run, request.id.empty() ? "local-" + run.backend + "-" + std::to_string(run.dev.index)
@@ -208,7 +208,15 @@ void calibrate_device(const calibration_request& request) {
         microbench::cpu_options cpu;
         cpu.quick = request.quick;
         cpu.progress = [](const std::string& line) { std::cerr << "  " << line << "\n"; };
-        run = microbench::run_cpu_microbench(cpu);
+        try {
+          run = microbench::run_cpu_microbench(cpu);
+        } catch (const error&) {
+          throw;
+        } catch (const std::runtime_error& e) {
+          // The micro-benchmark refused a rate physics rules out: a failed measurement of
+          // this machine (exit 3), not the user's input and not a bug in perfgate.
+          throw target_error(std::string("the CPU micro-benchmarks: ") + e.what());
+        }
       } else {
         run = run_gpu_microbench(backend, request.device_index, request.quick);
       }
@@ -229,8 +237,8 @@ void calibrate_device(const calibration_request& request) {
   // A recalibration keeps the highest rates this machine has shown: a shared runner's memory
   // moves by a quarter within minutes, and the roof must hold on its best minute.
   if (!request.output.empty() && request.output != "-" && std::filesystem::exists(request.output)) {
-    for (const auto& line : keep_highest_rates(run, read_text_file(request.output),
-                                               request.output, make_run_meta("calibrate", {}).host)) {
+    for (const auto& line : keep_highest_rates(run, read_text_file(request.output), request.output,
+                                               make_run_meta("calibrate", {}).host)) {
       std::cerr << "perfgate calibrate: kept the higher " << line << "\n";
     }
   }

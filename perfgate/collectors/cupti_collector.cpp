@@ -438,17 +438,19 @@ profile collect_cupti(const collect_request& request) {
               << (plan.passes == 1 ? "" : "es") << " per kernel)\n";
   }
   const std::string key = memo_key(request.program);
-  const auto counters = memoised(request, key, [&] {
-    return run_injected(request, "counters", library, plan.metrics, "counter run");
+  // Structured bindings are captured by name (init-captures): clang before 16 refuses them.
+  const auto counters = memoised(request, key, [&request, &lib = library, &pl = plan] {
+    return run_injected(request, "counters", lib, pl.metrics, "counter run");
   });
   auto p = profile_from_cupti_runs(timing, counters);
   if (!plan.tensor_metrics.empty() && needs_tensor_run(p)) {
     std::cerr << "perfgate: cupti: kernels executed matrix instructions: tensor counter run ("
               << plan.tensor_metrics.size() << " metrics, " << plan.tensor_passes << " pass"
               << (plan.tensor_passes == 1 ? "" : "es") << " per kernel)\n";
-    const auto tensor = memoised(request, key + "\x1ftensor", [&] {
-      return run_injected(request, "counters", library, plan.tensor_metrics, "tensor counter run");
-    });
+    const auto tensor =
+        memoised(request, key + "\x1ftensor", [&request, &lib = library, &pl = plan] {
+          return run_injected(request, "counters", lib, pl.tensor_metrics, "tensor counter run");
+        });
     add_tensor_counters(p, profile_from_cupti_runs(timing, tensor));
   }
   p.source_file = request.program.front();
