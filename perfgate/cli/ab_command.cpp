@@ -118,7 +118,7 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
       ->capture_default_str();
   cmd->add_option("--timeout", o->timeout_s,
                   "Kill a run of either build after this many seconds (exit 3)")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_seconds());
   cmd->add_flag("--keep-warm-up", o->keep_warm_up,
                 "cupti, ncu, rocprof: keep each kernel's first launch");
   cmd->add_option("--report", *report_file,

@@ -52,6 +52,9 @@ struct program_collection {
   /// null for none.
   std::map<std::string, detail::cupti_run>* counter_runs = nullptr;
 };
+/// `--timeout`'s check, one for every command that runs a program: a finite number of seconds
+/// above 0 (CLI::PositiveNumber lets nan and inf through).
+[[nodiscard]] CLI::Validator finite_seconds();
 /// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.
 void check_flush_l2(bool flush_l2, const std::string& collector);
 /// "auto" resolved for `program` (detail::choose_collector): skip_error where nothing decides.

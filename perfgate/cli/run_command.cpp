@@ -164,6 +164,19 @@ profile collect(const run_options& o, const std::vector<std::string>& only = {})
 } // namespace
 
 // --flush-l2 against the collector chosen: only CUPTI's timing run can flush before a launch.
+CLI::Validator finite_seconds() {
+  return CLI::Validator(
+      [](const std::string& text) {
+        // CLI::PositiveNumber lets nan and inf through.
+        double v = 0;
+        const bool number = CLI::detail::lexical_cast(text, v);
+        return number && std::isfinite(v) && v > 0
+                   ? std::string()
+                   : "expected a finite number of seconds > 0, got '" + text + "'";
+      },
+      "SECONDS > 0");
+}
+
 void check_flush_l2(bool flush_l2, const std::string& collector) {
   if (flush_l2 && collector != "cupti" && collector != "auto") {
     throw usage_error("--flush-l2 is for the cupti collector, not " + collector +
@@ -580,16 +593,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
                   "Write the " + std::string(report_schema) + " JSON here (atomically)");
   cmd->add_option("--timeout", o->timeout_s,
                   "Kill the program after this many seconds, all its runs together (exit 3)")
-      ->check(CLI::Validator(
-          [](const std::string& text) {
-            // CLI::PositiveNumber lets nan and inf through.
-            double v = 0;
-            const bool number = CLI::detail::lexical_cast(text, v);
-            return number && std::isfinite(v) && v > 0
-                       ? std::string()
-                       : "expected a finite number of seconds > 0, got '" + text + "'";
-          },
-          "SECONDS > 0"));
+      ->check(finite_seconds());
   cmd->add_option("--repetitions", o->repetitions, "gbench: repetitions per benchmark")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
