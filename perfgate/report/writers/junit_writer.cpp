@@ -6,31 +6,17 @@
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
+#include "util/table.hpp"
+
 #include <charconv>
 #include <string>
 
 namespace perfgate {
 namespace {
 
-// Text for an attribute or element: the five markup characters escaped, and the control
-// characters XML 1.0 cannot hold (all below 0x20 but tab, line feed, carriage return) dropped.
-std::string xml(std::string_view v) {
-  std::string out;
-  for (const char c : v) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default:
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n' || c == '\r') {
-        out += c;
-      }
-    }
-  }
-  return out;
-}
+// Attributes and text through the writers' one markup escaper (util/table.hpp: invalid UTF-8
+// and the control characters XML 1.0 cannot hold never reach the file).
+std::string xml(const std::string& v) { return detail::html_escape(v); }
 
 std::string seconds(double x) {
   char buf[32];
@@ -38,10 +24,11 @@ std::string seconds(double x) {
   return ec == std::errc{} ? std::string(buf, end) : std::string("0");
 }
 
-std::string joined(const std::vector<std::string>& lines) {
+// The reasons one a line: each escaped alone, as the escaper turns line feeds into spaces.
+std::string escaped_lines(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& l : lines) {
-    out += (out.empty() ? "" : "\n") + l;
+    out += (out.empty() ? "" : "\n") + xml(l);
   }
   return out;
 }
@@ -51,11 +38,11 @@ std::string test_case(const report& r, const kernel_report& k) {
   std::string c = "    <testcase classname=\"perfgate." +
                   xml(device.empty() ? "predicted" : device) + "\" name=\"" + xml(k.name) +
                   "\" time=\"" + seconds(k.measured ? k.measured->time_s : 0) + "\">\n";
-  const std::string reasons = joined(k.result.reasons);
+  const std::string reasons = escaped_lines(k.result.reasons);
   const std::string first = k.result.reasons.empty() ? "" : k.result.reasons.front();
   switch (k.result.status) {
   case verdict_status::fail:
-    c += "      <failure type=\"perfgate.fail\" message=\"" + xml(first) + "\">" + xml(reasons) +
+    c += "      <failure type=\"perfgate.fail\" message=\"" + xml(first) + "\">" + reasons +
          "</failure>\n";
     break;
   case verdict_status::skip:
@@ -65,7 +52,7 @@ std::string test_case(const report& r, const kernel_report& k) {
   case verdict_status::warn:
   case verdict_status::pass:
     if (!reasons.empty()) {
-      c += "      <system-out>" + xml(std::string(to_string(k.result.status)) + ": " + reasons) +
+      c += "      <system-out>" + std::string(to_string(k.result.status)) + ": " + reasons +
            "</system-out>\n";
     }
     break;
