@@ -191,11 +191,13 @@ def carried_exponent(tables, dev, stream, rate_at_clock):
             sum((x - mx) ** 2 for x in xs), len(xs))
 
 
-def fit(data):
+def fit(data, out=print):
     """Each GPU's elementwise_gbs, the sustained clocks of LIMITED, each GPU's fp32_gemm_gflops
     (the rate library SGEMMs' multiply sustains, stated at the clock the device's peaks hold at,
     so that its sustained clock scales it) and the exponent of the efficiency a GEMM carries
-    across architectures (measured_scaling.cpp's gemm_efficiency_carried)."""
+    across architectures (measured_scaling.cpp's gemm_efficiency_carried). Returns them as
+    {"elementwise_gbs": {label: GB/s}, "sustained_clock_mhz": {label: MHz},
+     "fp32_gemm_gflops": {label: GFLOPS}, "gemm_efficiency_carried": exponent}."""
     tables = read_tables(data)
     dev = {label: json.loads((DEVICES / (i + ".json")).read_text())
            for label, i in DEVICE_IDS.items()}
@@ -205,26 +207,30 @@ def fit(data):
     # The fastest exact-fp32 path at the boost clock: the vector pipes, or CDNA's FP32 MFMA.
     path = {label: max(d["peaks"]["fp32_gflops"], d["peaks"].get("tensor_fp32_gflops", 0))
             for label, d in dev.items()}
+    fitted = {"elementwise_gbs": {}, "sustained_clock_mhz": {}, "fp32_gemm_gflops": {}}
     stream = {}
     for label, d in dev.items():
         gbs = elementwise_gbs(tables[label])
         stream[label] = gbs or d["peaks"]["dram_gbs"]
         if gbs:
-            print("%-8s elementwise_gbs %.0f (%.3f of dram_gbs %.0f)" % (
+            fitted["elementwise_gbs"][label] = gbs
+            out("%-8s elementwise_gbs %.0f (%.3f of dram_gbs %.0f)" % (
                 label, gbs, gbs / d["peaks"]["dram_gbs"], d["peaks"]["dram_gbs"]))
     at_clock = {label: gemm_rate(tables[label], stream[label]) for label in dev}
     clock = dict(boost)
     for label, ref in LIMITED.items():
         own, other = at_clock[label] / path[label], at_clock[ref] / path[ref]
-        clock[label] = round(boost[label] * own / other)
-        print("%-8s SGEMM multiply at %.3f of the %d MHz peak, %s at %.3f: sustained_clock_mhz "
-              "%d" % (label, own, boost[label], ref, other, clock[label]))
+        clock[label] = fitted["sustained_clock_mhz"][label] = round(boost[label] * own / other)
+        out("%-8s SGEMM multiply at %.3f of the %d MHz peak, %s at %.3f: sustained_clock_mhz "
+            "%d" % (label, own, boost[label], ref, other, clock[label]))
     for label in dev:
-        rate = at_clock[label] * boost[label] / clock[label]
-        print("%-8s SGEMM multiply %.0f GFLOPS at %d MHz: fp32_gemm_gflops %.1f (%.3f of %.0f)" % (
+        rate = fitted["fp32_gemm_gflops"][label] = at_clock[label] * boost[label] / clock[label]
+        out("%-8s SGEMM multiply %.0f GFLOPS at %d MHz: fp32_gemm_gflops %.1f (%.3f of %.0f)" % (
             label, at_clock[label], clock[label], rate, rate / path[label], path[label]))
     beta, n = carried_exponent(tables, dev, stream, at_clock)
-    print("efficiency carried across architectures: exponent %.3f (%d GEMM pairs)" % (beta, n))
+    fitted["gemm_efficiency_carried"] = beta
+    out("efficiency carried across architectures: exponent %.3f (%d GEMM pairs)" % (beta, n))
+    return fitted
 
 
 def main():
