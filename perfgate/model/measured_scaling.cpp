@@ -43,14 +43,43 @@ device at_sustained_clock(const device& d) {
 
 // A device whose fp32 rate is the one library GEMMs sustain on it (`fp32_gemm_gflops`, at the
 // clock its peaks hold at): what a GEMM's measured time scales by between two GPUs that state
-// it. Their peaks are no such rate: an SGEMM fills 0.94 of a V100's FP32 lanes, 0.71 of an
-// H100's and 0.54 of an MI210's FP32 MFMA (NeuSight's calibration half).
+// it. Their peaks are no such rate: an SGEMM's multiply fills 0.99 of a V100's FP32 lanes, 0.81
+// of an H100's and 0.68 of an MI210's FP32 MFMA (NeuSight's calibration half).
 device at_gemm_rate(const device& d) {
   device out = d;
   out.peaks.fp32_gflops = d.extra_peaks.at("fp32_gemm_gflops");
   out.extra_peaks.erase("tensor_fp32_gflops");
   return out;
 }
+
+// A device whose DRAM rate is the one library streaming kernels sustain on it
+// (`elementwise_gbs`): what memory traffic scales by between two GPUs that state it. A GDDR6
+// L4 streams at 0.78 of its datasheet rate, an HBM2 V100 at 0.91 (NeuSight's calibration
+// half): the datasheet rates alone move a memory-bound time by the wrong ratio.
+device at_stream_rate(const device& d) {
+  device out = d;
+  out.peaks.dram_gbs = d.extra_peaks.at("elementwise_gbs");
+  out.peaks.dram_roof_gbs = 0;
+  std::erase_if(out.extra_peaks, [](const auto& kv) {
+    return kv.first.starts_with("dram_") && kv.first.ends_with("_gbs");
+  });
+  return out;
+}
+
+// How much of a GEMM's efficiency (the model's time / the measured time) carries to a GPU of
+// another architecture: the destination's expected efficiency is the source's to this power.
+// The least-squares slope of log efficiency on one GPU against another over NeuSight's
+// calibration half (24,350 GEMM pairs of different architectures, 1 ms or more on both:
+// scripts/bench/neusight.py --fit): 0.19. Little of it carries: the library picks its kernel
+// per architecture (cuBLAS runs a bmm with K = 64 at 0.55 of an A100's rate and 0.92 of an
+// H100's). On the same architecture the same kernels run, and all of it carries (exponent 1).
+constexpr double gemm_efficiency_carried = 0.19;
+
+// A GEMM's model time: the multiply at the rate library GEMMs sustain, plus its compulsory
+// traffic (each operand once) at the stream rate. The two add: NeuSight's SGEMMs are slower
+// than either alone by about the traffic's time, most where the arithmetic intensity is low
+// (a bmm of K = 64 on an L4, whose DRAM is slow for its FP32 rate).
+double gemm_model_time_s(const roof_bound& r) { return r.compute_time_s + r.memory_time_s; }
 
 } // namespace
 
@@ -73,39 +102,63 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
   const device source = off_clock ? at_sm_clock(src, *measured_clock_mhz)
                         : measured_clock_mhz ? src
                                              : at_sustained_clock(src);
+  const bool streams = src.kind == "gpu" && dst.kind == "gpu" &&
+                       src.extra_peaks.contains("elementwise_gbs") &&
+                       dst.extra_peaks.contains("elementwise_gbs");
   const device target = at_sustained_clock(dst);
   const bool gemm_rates = k.matrix && k.simt_type == kernel_type::fp32 &&
                           src.extra_peaks.contains("fp32_gemm_gflops") &&
                           dst.extra_peaks.contains("fp32_gemm_gflops");
-  const roof_bound from =
-      scaling_roof_of(k, gemm_rates ? at_gemm_rate(source) : source, one_core);
-  const roof_bound to_rates =
-      scaling_roof_of(k, gemm_rates ? at_gemm_rate(target) : target, one_core);
+  const auto rates = [&](const device& d) {
+    const device g = gemm_rates ? at_gemm_rate(d) : d;
+    return streams ? at_stream_rate(g) : g;
+  };
+  const roof_bound from = scaling_roof_of(k, rates(source), one_core);
+  const roof_bound to_rates = scaling_roof_of(k, rates(target), one_core);
   prediction p = predict(k, dst, one_core);
   const roof_bound& to = *p.roof; // the bound stays at the clock the peaks hold at
 
   measured_scaling s;
   s.measured_on = src.id;
   s.measured_time_s = measured_s;
-  s.utilisation = std::min(1.0, from.time_s / measured_s);
   s.limiter = from.limiter;
-  s.resource_scale = limiting_side_s(to_rates, from.bound) / limiting_side_s(from, from.bound);
   const std::optional<double> src_clock = measured_clock_mhz ? measured_clock_mhz
                                                              : source.sm_clock_mhz;
   if (src_clock && target.sm_clock_mhz) {
     s.clock_scale = *src_clock / *target.sm_clock_mhz;
   }
-  // The share the roof does not explain. Issue-bound work: latency and synchronisation in SM
-  // cycles, which move with the clock. Memory-bound work between GPUs: bandwidth a stream did
-  // not reach because its SMs kept too few requests in flight (Little's law), which moves with
-  // the rate the SMs issue loads and stores (ldst_ginst: SMs x lanes x clock, at the clocks the
-  // GPUs run at). Same SMs (an H100 and an H200): the clock alone; an L4's 58 SMs to an A100's
-  // 108: 1.9x the clock ratio; a Fermi SM to a Kepler SMX: their measured rates.
-  s.leftover_scale = from.bound == bound_class::memory && src.kind == "gpu" &&
-                             dst.kind == "gpu" && source.peaks.ldst_ginst > 0 &&
-                             target.peaks.ldst_ginst > 0
-                         ? source.peaks.ldst_ginst / target.peaks.ldst_ginst
-                         : s.clock_scale;
+  if (gemm_rates) {
+    // A library GEMM: the model's time (multiply plus traffic) scales between the GPUs; of the
+    // source's efficiency below it, the share gemm_efficiency_carried says carries:
+    //   t_dst = t_src x r x u^(1 - e),  e = 1 on the same architecture,
+    // which is the general form below with the leftover scaled by r (u^(1-e) - u) / (1 - u).
+    const double model_s = gemm_model_time_s(from);
+    const bool same_arch = !src.arch.empty() && src.arch == dst.arch;
+    const double carried = same_arch ? 1.0 : gemm_efficiency_carried;
+    s.utilisation = std::min(1.0, model_s / measured_s);
+    s.resource_scale = gemm_model_time_s(to_rates) / model_s;
+    s.leftover_scale = s.utilisation < 1
+                           ? s.resource_scale *
+                                 (std::pow(s.utilisation, 1 - carried) - s.utilisation) /
+                                 (1 - s.utilisation)
+                           : s.clock_scale;
+  } else {
+    s.utilisation = std::min(1.0, from.time_s / measured_s);
+    s.resource_scale =
+        limiting_side_s(to_rates, from.bound) / limiting_side_s(from, from.bound);
+    // The share the roof does not explain. Issue-bound work: latency and synchronisation in
+    // SM cycles, which move with the clock. Memory-bound work between GPUs: bandwidth a stream
+    // did not reach because its SMs kept too few requests in flight (Little's law), which
+    // moves with the rate the SMs issue loads and stores (ldst_ginst: SMs x lanes x clock, at
+    // the clocks the GPUs run at). Same SMs (an H100 and an H200): the clock alone; an L4's 58
+    // SMs to an A100's 108: 1.9x the clock ratio; a Fermi SM to a Kepler SMX: their measured
+    // rates.
+    s.leftover_scale = from.bound == bound_class::memory && src.kind == "gpu" &&
+                               dst.kind == "gpu" && source.peaks.ldst_ginst > 0 &&
+                               target.peaks.ldst_ginst > 0
+                           ? source.peaks.ldst_ginst / target.peaks.ldst_ginst
+                           : s.clock_scale;
+  }
   const double scaled =
       measured_s * (s.utilisation * s.resource_scale + (1 - s.utilisation) * s.leftover_scale);
   s.at_roof = scaled < to.time_s;

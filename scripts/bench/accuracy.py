@@ -20,7 +20,8 @@ others on V100 PCIe, A100 PCIe 40/80 GB, H100 SXM, L4 and MI210, every ordered p
 least 0.1 ms on both GPUs (their times include launch gaps), all of them (no sampling: about
 81,000 predictions in 12 `perfgate predict` runs). Rows per group of pairs, per operation
 family and per pair; the "check half" rows hold only the ops neusight.py's fixed split did not
-fit the devices' fitted figures on (sustained_clock_mhz, fp32_gemm_gflops).
+fit the fitted figures on (the devices' sustained_clock_mhz, fp32_gemm_gflops and
+elementwise_gbs, measured_scaling.cpp's gemm_efficiency_carried).
 --no-neusight leaves them out.
 
 usage: accuracy.py PERFGATE DATA_DIR WORK_DIR [--kernels] [--write ACCURACY.json]

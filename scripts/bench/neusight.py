@@ -19,9 +19,11 @@ match measurements by name; `time_s` is NeuSight's latency (the mean of the 5 fa
 calls, CUDA events around one call: launch gaps included).
 
 usage: neusight.py DATA_DIR OUT_DIR      writes OUT_DIR/<gpu>.json for every GPU of GPUS
-       neusight.py DATA_DIR --fit   the sustained clocks of the power-limited parts and each
-                                    GPU's fp32_gemm_gflops, fitted on the calibration half
-                                    (the device files cite it)
+       neusight.py DATA_DIR --fit   the figures fitted on the calibration half (the device
+                                    files and measured_scaling.cpp cite it): each GPU's
+                                    elementwise_gbs and fp32_gemm_gflops, the sustained clocks
+                                    of the power-limited parts, and the exponent of the GEMM
+                                    efficiency carried across architectures
 
 The split is fixed: an op is in the calibration half when the CRC-32 of its name is even, in
 the check half when odd (the same op on every GPU: no size is in both halves).
@@ -29,7 +31,9 @@ the check half when odd (the same op on every GPU: no size is in both halves).
 import csv
 import gzip
 import io
+import itertools
 import json
+import math
 import statistics
 import sys
 import zlib
@@ -139,38 +143,94 @@ LIMITED = {"L4": "H100", "A100-40": "A100-80"}
 DEVICE_IDS = {"V100": "v100-pcie", "A100-40": "a100-pcie-40gb", "A100-80": "a100-pcie-80gb",
               "H100": "h100-sxm", "L4": "l4", "MI210": "mi210"}
 DEVICES = Path(__file__).resolve().parents[2] / "perfgate" / "devices"
+MIN_FIT_S = 1e-3  # ops of 1 ms or more: launch gaps below 3% of their time
 
 
-def gemm_efficiency(ops, peak_gflops):
-    """Median SGEMM efficiency (declared flops / time / peak) of the calibration half's GEMMs of
-    at least 1 ms (launch gaps below 3%)."""
-    return statistics.median(w["fp32_flops"] / t / 1e9 / peak_gflops
-                             for name, (t, family, w, _k) in ops.items()
-                             if family in ("linear", "bmm") and t >= 1e-3
-                             and calibration_half(name))
+def fit_ops(ops, families):
+    """The calibration half's ops of `families` of at least MIN_FIT_S: (name, time_s, work)."""
+    return [(name, t, w) for name, (t, family, w, _k) in ops.items()
+            if family in families and t >= MIN_FIT_S and calibration_half(name)]
 
 
-def fit(data):
-    """The sustained clocks of LIMITED, then each GPU's fp32_gemm_gflops: the rate library SGEMMs
-    sustain, as a rate at the clock the device's peaks hold at (the fastest exact-fp32 path: the
-    vector pipes, or CDNA's FP32 MFMA), so that the device's sustained clock scales it."""
+def elementwise_gbs(ops):
+    """The DRAM rate PyTorch's elementwise kernels sustain (bytes / time, median), or None for a
+    GPU without them in the data."""
+    rates = [w["bytes"] / t / 1e9 for _n, t, w in fit_ops(ops, ("elementwise",))]
+    return statistics.median(rates) if rates else None
+
+
+def gemm_rate(ops, stream_gbs):
+    """The rate an SGEMM's multiply runs at, at the clock the GPU ran: the median over the GEMMs
+    of flops / (time - bytes at the stream rate): the model a prediction uses (docs/model.md,
+    compute and compulsory traffic added)."""
+    rates = [w["fp32_flops"] / (t - w["bytes"] / (stream_gbs * 1e9)) / 1e9
+             for _n, t, w in fit_ops(ops, ("linear", "bmm"))
+             if t > w["bytes"] / (stream_gbs * 1e9)]
+    return statistics.median(rates)
+
+
+def carried_exponent(tables, dev, stream, rate_at_clock):
+    """How much of a GEMM's efficiency carries to another architecture: the least-squares slope
+    of log(efficiency on the destination) on log(efficiency on the source), efficiency being the
+    model's time / the measured time, over every ordered pair of GPUs of different
+    architectures and every calibration-half GEMM of at least MIN_FIT_S on both."""
+    def log_eff(label, name):
+        t, _f, w, _k = tables[label][name]
+        model = w["fp32_flops"] / (rate_at_clock[label] * 1e9) + w["bytes"] / (stream[label] * 1e9)
+        return math.log(model / t)
+    xs, ys = [], []
+    for src, dst in itertools.permutations(tables, 2):
+        if dev[src]["arch"] == dev[dst]["arch"]:
+            continue
+        for name, _t, _w in fit_ops(tables[src], ("linear", "bmm")):
+            if name in tables[dst] and tables[dst][name][0] >= MIN_FIT_S:
+                xs.append(log_eff(src, name))
+                ys.append(log_eff(dst, name))
+    mx, my = statistics.mean(xs), statistics.mean(ys)
+    return (sum((x - mx) * (y - my) for x, y in zip(xs, ys)) /
+            sum((x - mx) ** 2 for x in xs), len(xs))
+
+
+def fit(data, out=print):
+    """Each GPU's elementwise_gbs, the sustained clocks of LIMITED, each GPU's fp32_gemm_gflops
+    (the rate library SGEMMs' multiply sustains, stated at the clock the device's peaks hold at,
+    so that its sustained clock scales it) and the exponent of the efficiency a GEMM carries
+    across architectures (measured_scaling.cpp's gemm_efficiency_carried). Returns them as
+    {"elementwise_gbs": {label: GB/s}, "sustained_clock_mhz": {label: MHz},
+     "fp32_gemm_gflops": {label: GFLOPS}, "gemm_efficiency_carried": exponent}."""
     tables = read_tables(data)
     dev = {label: json.loads((DEVICES / (i + ".json")).read_text())
            for label, i in DEVICE_IDS.items()}
+    for d in dev.values():
+        d["arch"] = d.get("compute_capability") or d.get("gfx_target")
     boost = {label: d["boost_clock_mhz"] for label, d in dev.items()}
-    fp32 = {label: d["peaks"]["fp32_gflops"] for label, d in dev.items()}
+    # The fastest exact-fp32 path at the boost clock: the vector pipes, or CDNA's FP32 MFMA.
+    path = {label: max(d["peaks"]["fp32_gflops"], d["peaks"].get("tensor_fp32_gflops", 0))
+            for label, d in dev.items()}
+    fitted = {"elementwise_gbs": {}, "sustained_clock_mhz": {}, "fp32_gemm_gflops": {}}
+    stream = {}
+    for label, d in dev.items():
+        gbs = elementwise_gbs(tables[label])
+        stream[label] = gbs or d["peaks"]["dram_gbs"]
+        if gbs:
+            fitted["elementwise_gbs"][label] = gbs
+            out("%-8s elementwise_gbs %.0f (%.3f of dram_gbs %.0f)" % (
+                label, gbs, gbs / d["peaks"]["dram_gbs"], d["peaks"]["dram_gbs"]))
+    at_clock = {label: gemm_rate(tables[label], stream[label]) for label in dev}
     clock = dict(boost)
     for label, ref in LIMITED.items():
-        own, other = gemm_efficiency(tables[label], fp32[label]), gemm_efficiency(tables[ref], fp32[ref])
-        clock[label] = boost[label] * own / other
-        print("%-8s SGEMM efficiency %.3f at %d MHz, %s %.3f: sustained_clock_mhz %.0f" % (
-            label, own, boost[label], ref, other, clock[label]))
-    for label, d in dev.items():
-        path = max(fp32[label], d["peaks"].get("tensor_fp32_gflops", 0))
-        at = path * round(clock[label]) / boost[label]
-        eff = gemm_efficiency(tables[label], at)
-        print("%-8s SGEMM efficiency %.3f of %.0f GFLOPS at %.0f MHz: fp32_gemm_gflops %.1f" % (
-            label, eff, at, round(clock[label]), eff * path))
+        own, other = at_clock[label] / path[label], at_clock[ref] / path[ref]
+        clock[label] = fitted["sustained_clock_mhz"][label] = round(boost[label] * own / other)
+        out("%-8s SGEMM multiply at %.3f of the %d MHz peak, %s at %.3f: sustained_clock_mhz "
+            "%d" % (label, own, boost[label], ref, other, clock[label]))
+    for label in dev:
+        rate = fitted["fp32_gemm_gflops"][label] = at_clock[label] * boost[label] / clock[label]
+        out("%-8s SGEMM multiply %.0f GFLOPS at %d MHz: fp32_gemm_gflops %.1f (%.3f of %.0f)" % (
+            label, at_clock[label], clock[label], rate, rate / path[label], path[label]))
+    beta, n = carried_exponent(tables, dev, stream, at_clock)
+    fitted["gemm_efficiency_carried"] = beta
+    out("efficiency carried across architectures: exponent %.3f (%d GEMM pairs)" % (beta, n))
+    return fitted
 
 
 def main():

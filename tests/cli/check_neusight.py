@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: Apache-2.0
 """NeuSight's tables (tests/data/neusight: six GPUs, fp32 PyTorch ops timed by others) through
 scripts/bench/neusight.py and `perfgate predict`: the converter declares the work its docstring
-states, and no operation, on any of the six GPUs, ran faster than that GPU's roof (issue 42: the
+states, the figures fitted on its calibration half are the ones the device files hold, and no
+operation, on any of the six GPUs, ran faster than that GPU's roof (issue 42: the
 roof is a bound on every configured GPU, MFMA and L2 included). Each GPU's roof is the one every
 prediction into it is held to, so this covers all ~81,000 cross-GPU predictions.
 
 usage: check_neusight.py PERFGATE SOURCE_DIR WORK_DIR
 """
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +38,32 @@ def check_converter(neusight, profiles):
     mi = tables["MI210"]["linear [B=1 M=1024 N=2560 K=2560]"]
     expect(mi[3].startswith("cijk_"), "MI210 library kernel %r" % mi[3][:40])
     return failures, tables
+
+
+def check_fitted_figures(neusight, source, data):
+    """The figures fitted on the calibration half are the ones the device files and
+    measured_scaling.cpp hold (as they round them): a refit that changes one fails here until
+    its file says so."""
+    failures = []
+    fitted = neusight.fit(data, out=lambda *_: None)
+    for key, per_gpu in fitted.items():
+        if key == "gemm_efficiency_carried":
+            continue
+        for label, value in per_gpu.items():
+            d = json.loads((neusight.DEVICES / (neusight.DEVICE_IDS[label] + ".json")).read_text())
+            held = d.get(key) if key == "sustained_clock_mhz" else d["peaks"].get(key)
+            # elementwise_gbs and clocks are held to the unit, the GEMM rates to 0.1 GFLOPS.
+            tolerance = 0.05 if key == "fp32_gemm_gflops" else 0.5
+            if held is None or abs(held - value) > tolerance:
+                failures.append("%s %s: fitted %.2f, the device file holds %s" % (
+                    label, key, value, held))
+    cpp = (source / "perfgate" / "model" / "measured_scaling.cpp").read_text()
+    m = re.search(r"constexpr double gemm_efficiency_carried = ([0-9.]+);", cpp)
+    beta = fitted["gemm_efficiency_carried"]
+    if not m or abs(float(m.group(1)) - beta) > 0.005:
+        failures.append("gemm_efficiency_carried: fitted %.3f, measured_scaling.cpp holds %s" % (
+            beta, m.group(1) if m else "none"))
+    return failures
 
 
 def check_roofs(neusight, perfgate, work, tables):
@@ -71,6 +99,7 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     data = source / "tests" / "data" / "neusight"
     failures, tables = check_converter(neusight, data)
+    failures += check_fitted_figures(neusight, source, data)
     neusight.write_profiles(data, work)
     failures += check_roofs(neusight, perfgate, work, tables)
     for f in failures[:30]:

@@ -260,13 +260,16 @@ public:
 /// the kernel took `measured_s` on `src` (at `measured_clock_mhz` when known, else at src's
 /// sustained clock, else at its peaks' clock). The share u of that time the source roof's
 /// limiting side explains at its rate scales with that side's time on `dst` at the clock dst
-/// sustains (DRAM at its pattern, a compute path, the summed issue of a single-pipeline GPU;
-/// a GPU's DRAM even where a working set fits L2; for fp32 matrix work between two GPUs that
-/// state `fp32_gemm_gflops`, the rate library GEMMs sustain); the rest scales with the SM
-/// clock, or for memory-bound work between GPUs with their load/store issue rates
-/// (leftover_scale):
+/// sustains (DRAM at its pattern, or at `elementwise_gbs` between two GPUs that state it; a
+/// compute path; the summed issue of a single-pipeline GPU; a GPU's DRAM even where a working
+/// set fits L2); the rest scales with the SM clock, or for memory-bound work between GPUs with
+/// their load/store issue rates (leftover_scale):
 ///   t_dst = measured_s x (u x resource_scale + (1 - u) x leftover_scale), never below dst's
 ///   roof (at its peaks' clock).
+/// fp32 matrix work between two GPUs that state `fp32_gemm_gflops` scales by its model time
+/// (the multiply at that rate plus the operands' traffic), and carries the source's efficiency
+/// below it to the power 0.19 across architectures, fully on the same one: the same form,
+/// with leftover_scale = resource_scale x (u^(1-e) - u) / (1 - u).
 /// The other fields are the model's prediction on `dst` (predict). Throws usage_error when
 /// measured_s is not a finite number > 0, or as predict does.
 [[nodiscard]] prediction predict_from_measurement(const kernel_params& k, double measured_s,

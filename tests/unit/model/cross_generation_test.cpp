@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace {
@@ -109,12 +111,12 @@ TEST(DeviceIdentity, PcieAndSxmPartsOfOneChipAreToldApart) {
 TEST(SustainedClock, APowerLimitedPartIsPredictedAtItsSustainedClockAndBoundAtItsBoost) {
   const device& l4 = find_device("l4");
   ASSERT_TRUE(l4.sustained_clock_mhz);
-  EXPECT_DOUBLE_EQ(*l4.sustained_clock_mhz, 733);
+  EXPECT_DOUBLE_EQ(*l4.sustained_clock_mhz, 928);
   const auto k = declared(1e12, 0, 1e8, true);
   const auto p = perfgate::predict(k, l4);
-  // The roof: 30.29 TFLOPS at 2040 MHz; the prediction: the same work per clock at 733 MHz.
+  // The roof: 30.29 TFLOPS at 2040 MHz; the prediction: the same work per clock at 928 MHz.
   EXPECT_NEAR(p.roof->time_s, 1e12 / 30289.92e9, 1e-12);
-  EXPECT_NEAR(p.predicted_time_s, 1e12 / (30289.92e9 * 733 / 2040), 1e-9);
+  EXPECT_NEAR(p.predicted_time_s, 1e12 / (30289.92e9 * 928 / 2040), 1e-9);
   // A part that sustains its boost has no such clock.
   EXPECT_FALSE(find_device("v100-pcie").sustained_clock_mhz);
 }
@@ -129,48 +131,81 @@ TEST(SustainedClock, AClockAboveThePeaksClockIsRefused) {
 }
 
 TEST(CrossGeneration, AMemoryBoundLeftoverScalesWithTheSmsRequestRate) {
-  // An elementwise op measured on an L4 (300 GB/s, 58 SMs at a sustained 733 MHz) at 0.8 of its
-  // DRAM roof, predicted on an A100 PCIe 40GB (1555 GB/s, 108 SMs at 1267 MHz): the explained
-  // share moves with bandwidth, the rest with the SMs' load/store issue rate, 32 lanes x SMs x
-  // clock on both (Little's law: the requests the SMs keep in flight).
-  const auto k = declared(25e6, 0, 300e6, false); // 1 ms at L4's DRAM roof
-  const auto p = perfgate::predict_from_measurement(k, 1.25e-3, std::nullopt, find_device("l4"),
-                                                    find_device("a100-pcie-40gb"));
+  // An elementwise op measured on an L4 (58 SMs at a sustained 928 MHz) at 0.8 of the DRAM
+  // rate its streams sustain (elementwise_gbs, 234 GB/s), predicted on an A100 PCIe 40GB (108
+  // SMs at 1281 MHz, 1371 GB/s): the explained share moves with the sustained bandwidths, the
+  // rest with the SMs' load/store issue rate, 32 lanes x SMs x clock on both (Little's law: the
+  // requests the SMs keep in flight).
+  const device l4 = find_device("l4");
+  const device a100 = find_device("a100-pcie-40gb");
+  ASSERT_DOUBLE_EQ(l4.extra_peaks.at("elementwise_gbs"), 234);
+  ASSERT_DOUBLE_EQ(a100.extra_peaks.at("elementwise_gbs"), 1371);
+  const auto k = declared(25e6, 0, 234e6, false); // 1 ms at L4's sustained DRAM rate
+  const auto p = perfgate::predict_from_measurement(k, 1.25e-3, std::nullopt, l4, a100);
   const auto& s = *p.scaling;
-  EXPECT_DOUBLE_EQ(s.utilisation, 0.8);
-  EXPECT_DOUBLE_EQ(s.resource_scale, 300.0 / 1555.0);
-  EXPECT_DOUBLE_EQ(s.clock_scale, 733.0 / 1267.0);
-  EXPECT_NEAR(s.leftover_scale, 733.0 / 1267.0 * 58.0 / 108.0, 1e-12);
+  EXPECT_NEAR(s.utilisation, 0.8, 1e-12);
+  EXPECT_NEAR(s.resource_scale, 234.0 / 1371.0, 1e-12);
+  EXPECT_DOUBLE_EQ(s.clock_scale, 928.0 / 1281.0);
+  EXPECT_NEAR(s.leftover_scale, 928.0 / 1281.0 * 58.0 / 108.0, 1e-12);
   EXPECT_NEAR(p.predicted_time_s, 1.25e-3 * (0.8 * s.resource_scale + 0.2 * s.leftover_scale),
               1e-15);
+  // A destination that states no sustained stream rate (the H100 SXM): both at the datasheet.
+  const device h100 = find_device("h100-sxm");
+  ASSERT_FALSE(h100.extra_peaks.contains("elementwise_gbs"));
+  const auto q = perfgate::predict_from_measurement(k, 1.25e-3, std::nullopt, l4, h100);
+  EXPECT_NEAR(q.scaling->utilisation, 234e6 / 300e9 / 1.25e-3, 1e-12);
+  EXPECT_NEAR(q.scaling->resource_scale, 300.0 / h100.peaks.dram_gbs, 1e-12);
 }
 
-TEST(CrossGeneration, AGemmScalesByTheRatesLibraryGemmsSustainAtTheSustainedClocks) {
-  // An SGEMM measured on an A100 PCIe 40GB (sustains 1267 MHz) predicted on an L4 (733 MHz):
-  // the compute side at the rate library SGEMMs sustain on each (fp32_gemm_gflops, stated at
-  // the peaks' clock), both at the clocks the parts hold under load.
-  const auto k = declared(1e12, 0, 1e8, true);
+// A GEMM's model time on a device: the multiply at fp32_gemm_gflops (at `clock` MHz) plus its
+// operands' bytes at the stream rate.
+double gemm_model_s(const device& d, double clock, double flops, double bytes, double gbs) {
+  return flops / (d.extra_peaks.at("fp32_gemm_gflops") * clock / *d.sm_clock_mhz * 1e9) +
+         bytes / (gbs * 1e9);
+}
+
+TEST(CrossGeneration, AGemmScalesByMultiplyPlusTrafficAndCarriesLittleEfficiencyAcrossArchs) {
+  // An SGEMM measured on an A100 PCIe 40GB (sustains 1281 MHz) predicted on an L4 (928 MHz):
+  // its model time, the multiply at the rate library SGEMMs sustain (fp32_gemm_gflops, stated
+  // at the peaks' clock) plus the operands' traffic at elementwise_gbs, scales between the
+  // two; of the source's efficiency below that model, 0.19 carries to another architecture.
+  const double flops = 1e12;
+  const double bytes = 4e9;
+  const auto k = declared(flops, 0, bytes, true);
   const device a100 = find_device("a100-pcie-40gb");
   const device l4 = find_device("l4");
-  const auto p = perfgate::predict_from_measurement(k, 80e-3, std::nullopt, a100, l4);
+  const double a100_s = gemm_model_s(a100, 1281, flops, bytes, 1371);
+  const double l4_s = gemm_model_s(l4, 928, flops, bytes, 234);
+  const double measured = a100_s / 0.5; // at half the model's rate
+  const auto p = perfgate::predict_from_measurement(k, measured, std::nullopt, a100, l4);
   const auto& s = *p.scaling;
-  EXPECT_DOUBLE_EQ(s.clock_scale, 1267.0 / 733.0);
-  EXPECT_DOUBLE_EQ(s.leftover_scale, s.clock_scale);
-  const double a100_rate = a100.extra_peaks.at("fp32_gemm_gflops") * 1267 / 1410;
-  const double l4_rate = l4.extra_peaks.at("fp32_gemm_gflops") * 733 / 2040;
-  EXPECT_NEAR(s.utilisation, 1e12 / (a100_rate * 1e9) / 80e-3, 1e-12);
-  EXPECT_NEAR(s.resource_scale, a100_rate / l4_rate, 1e-12);
+  EXPECT_DOUBLE_EQ(s.clock_scale, 1281.0 / 928.0);
+  EXPECT_NEAR(s.utilisation, 0.5, 1e-12);
+  EXPECT_NEAR(s.resource_scale, l4_s / a100_s, 1e-12);
+  EXPECT_NEAR(p.predicted_time_s, l4_s / std::pow(0.5, 0.19), 1e-12 * l4_s);
+  // The report's form of it: the leftover scaled so that u r + (1 - u) l is the same time.
+  EXPECT_NEAR(measured * (0.5 * s.resource_scale + 0.5 * s.leftover_scale), p.predicted_time_s,
+              1e-12 * l4_s);
   // The roof stays the L4's boost-clock bound, far below the prediction.
-  EXPECT_NEAR(p.roof->time_s, 1e12 / 30289.92e9, 1e-12);
+  EXPECT_NEAR(p.roof->time_s, std::max(flops / 30289.92e9, bytes / 300e9), 1e-12);
   EXPECT_GT(p.predicted_time_s, 2 * p.roof->time_s);
+  // On the same architecture (the A100 PCIe 80GB: the same GA100, the same cuBLAS kernels)
+  // the whole efficiency carries: the time scales by the model's times alone.
+  const device a100_80 = find_device("a100-pcie-80gb");
+  const auto same = perfgate::predict_from_measurement(k, measured, std::nullopt, a100, a100_80);
+  EXPECT_NEAR(same.predicted_time_s,
+              measured * gemm_model_s(a100_80, 1410, flops, bytes, 1675) / a100_s,
+              1e-12 * measured);
   // A clock the profile measured replaces the source's sustained one.
-  const auto at = perfgate::predict_from_measurement(k, 80e-3, 1410.0, a100, l4);
-  EXPECT_DOUBLE_EQ(at.scaling->clock_scale, 1410.0 / 733.0);
-  // Without a GEMM rate on both sides, the peaks: a plain fp32 kernel is no GEMM.
-  const auto plain = perfgate::predict_from_measurement(declared(1e12, 0, 1e8, false), 80e-3,
+  const auto at = perfgate::predict_from_measurement(k, measured, 1410.0, a100, l4);
+  EXPECT_DOUBLE_EQ(at.scaling->clock_scale, 1410.0 / 928.0);
+  // Without a GEMM rate on both sides, the peaks and the roof's limiting side: a plain fp32
+  // kernel is no GEMM.
+  const auto plain = perfgate::predict_from_measurement(declared(flops, 0, 1e8, false), 80e-3,
                                                         std::nullopt, a100, l4);
-  EXPECT_NEAR(plain.scaling->resource_scale, (19491.84 * 1267 / 1410) / (30289.92 * 733 / 2040),
+  EXPECT_NEAR(plain.scaling->resource_scale, (19491.84 * 1281 / 1410) / (30289.92 * 928 / 2040),
               1e-12);
+  EXPECT_DOUBLE_EQ(plain.scaling->leftover_scale, plain.scaling->clock_scale);
 }
 
 } // namespace
