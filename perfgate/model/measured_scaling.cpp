@@ -137,6 +137,7 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
     const double carried = same_arch ? 1.0 : gemm_efficiency_carried;
     s.utilisation = std::min(1.0, model_s / measured_s);
     s.resource_scale = gemm_model_time_s(to_rates) / model_s;
+    s.leftover_by = s.utilisation < 1 ? "gemm_efficiency" : "sm_clock";
     s.leftover_scale = s.utilisation < 1
                            ? s.resource_scale *
                                  (std::pow(s.utilisation, 1 - carried) - s.utilisation) /
@@ -153,11 +154,11 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
     // the clocks the GPUs run at). Same SMs (an H100 and an H200): the clock alone; an L4's 58
     // SMs to an A100's 108: 1.9x the clock ratio; a Fermi SM to a Kepler SMX: their measured
     // rates.
-    s.leftover_scale = from.bound == bound_class::memory && src.kind == "gpu" &&
-                               dst.kind == "gpu" && source.peaks.ldst_ginst > 0 &&
-                               target.peaks.ldst_ginst > 0
-                           ? source.peaks.ldst_ginst / target.peaks.ldst_ginst
-                           : s.clock_scale;
+    const bool by_ldst = from.bound == bound_class::memory && src.kind == "gpu" &&
+                         dst.kind == "gpu" && source.peaks.ldst_ginst > 0 &&
+                         target.peaks.ldst_ginst > 0;
+    s.leftover_by = by_ldst ? "ldst_rate" : "sm_clock";
+    s.leftover_scale = by_ldst ? source.peaks.ldst_ginst / target.peaks.ldst_ginst : s.clock_scale;
   }
   const double scaled =
       measured_s * (s.utilisation * s.resource_scale + (1 - s.utilisation) * s.leftover_scale);

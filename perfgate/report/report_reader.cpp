@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace perfgate {
 
 namespace {
@@ -139,6 +141,19 @@ roof_bound read_roof(const json_fields& f) {
   return r;
 }
 
+// What the leftover scaled by; reports written before it said so told it by the numbers.
+std::string leftover_basis(const json_fields& s, const measured_scaling& m) {
+  if (!s.has("leftover_by")) {
+    return std::fabs(m.leftover_scale - m.clock_scale) <= 1e-9 * m.clock_scale ? "sm_clock"
+                                                                               : "ldst_rate";
+  }
+  std::string by = s.string("leftover_by");
+  if (by != "sm_clock" && by != "ldst_rate" && by != "gemm_efficiency") {
+    s.fail("leftover_by", "expected sm_clock, ldst_rate or gemm_efficiency, got '" + by + "'");
+  }
+  return by;
+}
+
 prediction read_prediction(const json_fields& f, bool with_roof) {
   prediction p;
   p.device = f.string("device");
@@ -170,6 +185,7 @@ prediction read_prediction(const json_fields& f, bool with_roof) {
     m.clock_scale = s.positive("clock_scale");
     // Reports written before the leftover had its own scale scaled it by the clock.
     m.leftover_scale = s.has("leftover_scale") ? s.positive("leftover_scale") : m.clock_scale;
+    m.leftover_by = leftover_basis(s, m);
     if (!s.has("at_roof") || !s.raw().at("at_roof").is_boolean()) {
       s.fail("at_roof", "expected true or false");
     }

@@ -178,6 +178,10 @@ struct measured_scaling {
   /// the clocks they run at): bandwidth a stream did not reach moves with the requests its SMs
   /// keep in flight.
   double leftover_scale = 1;
+  /// What leftover_scale is: "sm_clock" (clock_scale), "ldst_rate" (the load/store issue rates)
+  /// or "gemm_efficiency" (the share of a library GEMM's efficiency that carries, with its model
+  /// time): the report's note names it.
+  std::string leftover_by = "sm_clock";
   bool at_roof = false;       ///< raised to the destination's roof, which no run can beat
 };
 

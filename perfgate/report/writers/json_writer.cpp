@@ -64,7 +64,7 @@ json scaling_json(const measured_scaling& s) {
   return {{"measured_on", s.measured_on},       {"measured_time_s", s.measured_time_s},
           {"utilisation", s.utilisation},       {"limiter", s.limiter},
           {"resource_scale", s.resource_scale}, {"clock_scale", s.clock_scale},
-          {"leftover_scale", s.leftover_scale}, {"at_roof", s.at_roof}};
+          {"leftover_scale", s.leftover_scale}, {"leftover_by", s.leftover_by}, {"at_roof", s.at_roof}};
 }
 
 json prediction_json(const prediction& p, const kernel_params& k) {

@@ -110,16 +110,15 @@ std::vector<std::string> scaling_notes(const kernel_report& k) {
       continue;
     }
     const auto& s = *p.scaling;
-    // A memory-bound leftover between GPUs moves with their load/store issue rates, which is
-    // the clock's ratio only where the SMs match.
-    const bool by_clock = std::fabs(s.leftover_scale - s.clock_scale) <= 1e-9 * s.clock_scale;
+    const std::string rest = s.leftover_by == "gemm_efficiency"
+                                 ? "the share of the source's GEMM efficiency that carries"
+                             : s.leftover_by == "ldst_rate" ? "the SMs' load/store rate"
+                                                            : "the SM clock";
     notes.push_back(p.device + ": predicted from " + duration(s.measured_time_s) +
                     " measured on " + s.measured_on + ": " + percent(s.utilisation) +
                     " of it explained by " + s.limiter + " (x" + fixed(s.resource_scale, 3) +
-                    " here), the rest by " +
-                    (by_clock ? "the SM clock (x" + fixed(s.clock_scale, 3)
-                              : "the SMs' load/store rate (x" + fixed(s.leftover_scale, 3)) +
-                    ")" + (s.at_roof ? "; raised to this device's roof" : ""));
+                    " here), the rest by " + rest + " (x" + fixed(s.leftover_scale, 3) + ")" +
+                    (s.at_roof ? "; raised to this device's roof" : ""));
   }
   return notes;
 }

@@ -147,6 +147,7 @@ TEST(CrossGeneration, AMemoryBoundLeftoverScalesWithTheSmsRequestRate) {
   EXPECT_NEAR(s.resource_scale, 234.0 / 1371.0, 1e-12);
   EXPECT_DOUBLE_EQ(s.clock_scale, 928.0 / 1281.0);
   EXPECT_NEAR(s.leftover_scale, 928.0 / 1281.0 * 58.0 / 108.0, 1e-12);
+  EXPECT_EQ(s.leftover_by, "ldst_rate");
   EXPECT_NEAR(p.predicted_time_s, 1.25e-3 * (0.8 * s.resource_scale + 0.2 * s.leftover_scale),
               1e-15);
   // A destination that states no sustained stream rate (the H100 SXM): both at the datasheet.
@@ -183,6 +184,7 @@ TEST(CrossGeneration, AGemmScalesByMultiplyPlusTrafficAndCarriesLittleEfficiency
   EXPECT_NEAR(s.utilisation, 0.5, 1e-12);
   EXPECT_NEAR(s.resource_scale, l4_s / a100_s, 1e-12);
   EXPECT_NEAR(p.predicted_time_s, l4_s / std::pow(0.5, 0.19), 1e-12 * l4_s);
+  EXPECT_EQ(s.leftover_by, "gemm_efficiency"); // the report's note names it
   // The report's form of it: the leftover scaled so that u r + (1 - u) l is the same time.
   EXPECT_NEAR(measured * (0.5 * s.resource_scale + 0.5 * s.leftover_scale), p.predicted_time_s,
               1e-12 * l4_s);
@@ -206,6 +208,7 @@ TEST(CrossGeneration, AGemmScalesByMultiplyPlusTrafficAndCarriesLittleEfficiency
   EXPECT_NEAR(plain.scaling->resource_scale, (19491.84 * 1281 / 1410) / (30289.92 * 928 / 2040),
               1e-12);
   EXPECT_DOUBLE_EQ(plain.scaling->leftover_scale, plain.scaling->clock_scale);
+  EXPECT_EQ(plain.scaling->leftover_by, "sm_clock");
 }
 
 } // namespace
