@@ -433,26 +433,22 @@ macro(_perfgate_ab_command name strict)
        -- ${arg_ARGS})
 endmacro()
 
-function(add_perf_prediction target)
-  set(options KEEP_WARM_UP FLUSH_L2)
-  set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
-      BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY
-      LOCAL_DEVICE PIPELINE_LATENCIES)
-  set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
+# add_perf_prediction's steps, macros that work in its scope on its `arg_*` variables and on
+# `name` (what its errors are called), in order:
+#   _perfgate_check_keywords   unknown keywords, values missing, misspelt ones, the target
+#   _perfgate_check_values     each keyword's value and the keywords it needs beside it; sets
+#                              collector, timeout, devices, test_name, report, perfgate
+#   _perfgate_local_device     the collector auto resolves to and the device calibrated for it;
+#                              sets backend, local_file, fixtures, resource
+#   _perfgate_run_command /    the test's command (perfgate run, or perfgate ab against a base
+#   _perfgate_ab_command       build); sets command
+#   _perfgate_register         the test, its timeout, labels, device lock and fixture
 
-  set(name "${target}")
-  if(arg_NAME)
-    set(name "${arg_NAME}")
-  endif()
+macro(_perfgate_check_keywords)
   if(arg_UNPARSED_ARGUMENTS)
+    string(REPLACE ";" " " all_keywords "${options};${one_value};${multi_value}")
     _perfgate_fail(${name} "unknown keyword or stray value: ${arg_UNPARSED_ARGUMENTS} "
-                   "(keywords: NAME ARGS COLLECTOR PROFILE DEVICES KERNELS MIN_EFFICIENCY "
-                   "MAX_EFFICIENCY EXPECT_BOUND BASELINE MAX_EFFICIENCY_DROP HULL_SPECIES HULL_F "
-                   "HULL_TOLERANCE HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET "
-                   "CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY KEEP_WARM_UP FLUSH_L2 LOCAL_DEVICE PIPELINE_IDG PIPELINE_LATENCIES REPORT_DIR "
-                   "LABELS TIMEOUT)")
+                   "(keywords: ${all_keywords})")
   endif()
   if(arg_KEYWORDS_MISSING_VALUES)
     _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
@@ -468,11 +464,10 @@ function(add_perf_prediction target)
   if(NOT type STREQUAL "EXECUTABLE")
     _perfgate_fail(${name} "\"${target}\" is a ${type}, expected an executable target")
   endif()
+endmacro()
 
-  set(test_name "perf.${target}")
-  if(arg_NAME)
-    set(test_name "${arg_NAME}")
-  endif()
+# The keywords that choose how kernels are measured, and which need each other.
+macro(_perfgate_check_collection)
   set(collector auto)
   if(DEFINED arg_COLLECTOR)
     set(collector "${arg_COLLECTOR}")
@@ -502,6 +497,10 @@ function(add_perf_prediction target)
   if(arg_PROFILE AND NOT collector STREQUAL "profile")
     _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
   endif()
+endmacro()
+
+# The criteria a kernel is judged by: efficiency, class, change, the hull's band.
+macro(_perfgate_check_criteria)
   if(DEFINED arg_EXPECT_BOUND AND NOT arg_EXPECT_BOUND MATCHES "^(memory|compute|latency)$")
     _perfgate_fail(${name} "EXPECT_BOUND must be memory, compute or latency, got "
                    "\"${arg_EXPECT_BOUND}\"")
@@ -538,6 +537,10 @@ function(add_perf_prediction target)
     endif()
     _perfgate_check_number(${name} HULL_ELEMENT_BYTES "${arg_HULL_ELEMENT_BYTES}" 1 "")
   endif()
+endmacro()
+
+# How long and how often it measures: confidence, repetitions, budgets, the timeout.
+macro(_perfgate_check_budgets)
   set(timeout 600)
   if(DEFINED arg_CONFIDENCE)
     _perfgate_check_number(${name} CONFIDENCE "${arg_CONFIDENCE}" 0.5 0.9999)
@@ -568,6 +571,16 @@ function(add_perf_prediction target)
     _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
     set(timeout "${arg_TIMEOUT}")
   endif()
+endmacro()
+
+macro(_perfgate_check_values)
+  set(test_name "perf.${target}")
+  if(arg_NAME)
+    set(test_name "${arg_NAME}")
+  endif()
+  _perfgate_check_collection()
+  _perfgate_check_criteria()
+  _perfgate_check_budgets()
   set(devices ${PERFGATE_DEVICES})
   if(DEFINED arg_DEVICES)
     set(devices ${arg_DEVICES})
@@ -584,9 +597,12 @@ function(add_perf_prediction target)
     _perfgate_fail(${name} "the perfgate::cli target is missing: call find_package(PerfGate) "
                    "or add_subdirectory(perfgate) first")
   endif()
+endmacro()
 
-  # The local device: the CPU for Google Benchmark binaries, else the GPU. For auto, a target
-  # that links nvbench is an nvbench program, one that links Google Benchmark a gbench one.
+# The local device: the CPU for Google Benchmark binaries, else the GPU. For auto, a target
+# that links nvbench is an nvbench program, one that links Google Benchmark a gbench one.
+# A recorded profile has no local device to calibrate: the first of DEVICES is it.
+macro(_perfgate_local_device)
   if(collector STREQUAL "auto")
     get_target_property(libs "${target}" LINK_LIBRARIES)
     if(libs MATCHES "nvbench")
@@ -595,13 +611,12 @@ function(add_perf_prediction target)
       set(collector gbench)
     endif()
   endif()
-  set(command "${perfgate}" run --collector "${collector}")
   set(fixtures "")
+  set(local_file "")
   if(collector STREQUAL "profile")
     if(NOT devices)
       _perfgate_fail(${name} "COLLECTOR profile needs DEVICES (the first is the local one)")
     endif()
-    list(APPEND command --profile "${arg_PROFILE}")
     set(resource perfgate_cpu)
   else()
     set(backend gpu)
@@ -617,9 +632,18 @@ function(add_perf_prediction target)
       endif()
     endif()
     _perfgate_calibration(${backend} "${perfgate}" local_file)
-    list(APPEND command --device "${local_file}")
     set(fixtures perfgate_calibration_${backend})
     set(resource perfgate_${backend})
+  endif()
+endmacro()
+
+# `perfgate run` of the target: the single build's gate. Sets `command`.
+macro(_perfgate_run_command)
+  set(command "${perfgate}" run --collector "${collector}")
+  if(collector STREQUAL "profile")
+    list(APPEND command --profile "${arg_PROFILE}")
+  else()
+    list(APPEND command --device "${local_file}")
     if(backend STREQUAL "gpu")
       list(APPEND command --gpu-calibrations "${CMAKE_BINARY_DIR}/perfgate")
     endif()
@@ -660,17 +684,12 @@ function(add_perf_prediction target)
   endif()
   list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"
        ${arg_ARGS})
-  if(DEFINED arg_AB_BASE_BINARY)
-    _perfgate_ab_command(${name} TRUE)
-  elseif(PERFGATE_AB_BASE_DIR AND NOT collector STREQUAL "profile")
-    # The whole project compared with a base build of it (the pull-request loop's A/B mode):
-    # the base binary sits at the same place in the base's build tree.
-    set(arg_AB_BASE_BINARY "${PERFGATE_AB_BASE_DIR}/$<PATH:RELATIVE_PATH,$<TARGET_FILE:${target}>,${CMAKE_BINARY_DIR}>")
-    _perfgate_ab_command(${name} FALSE)
-  endif()
-  # CTest's own timeout comes later, so that perfgate kills a hung program itself and says
-  # which one hung (exit 3) instead of a bare CTest "Timeout": the time to stop the program,
-  # then to predict and write the report for many kernels.
+endmacro()
+
+# The test of `command`. CTest's own timeout comes later, so that perfgate kills a hung
+# program itself and says which one hung (exit 3) instead of a bare CTest "Timeout": the time
+# to stop the program, then to predict and write the report for many kernels.
+macro(_perfgate_register)
   string(REGEX MATCH "^[0-9]*" whole "${timeout}")
   set(extra 30)
   if(NOT timeout STREQUAL whole)
@@ -692,6 +711,35 @@ function(add_perf_prediction target)
   if(fixtures)
     set_tests_properties("${test_name}" PROPERTIES FIXTURES_REQUIRED "${fixtures}")
   endif()
+endmacro()
+
+function(add_perf_prediction target)
+  set(options KEEP_WARM_UP FLUSH_L2)
+  set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
+      BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
+      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY
+      LOCAL_DEVICE PIPELINE_LATENCIES)
+  set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")
+  set(name "${target}")
+  if(arg_NAME)
+    set(name "${arg_NAME}")
+  endif()
+
+  _perfgate_check_keywords()
+  _perfgate_check_values()
+  _perfgate_local_device()
+  if(DEFINED arg_AB_BASE_BINARY)
+    _perfgate_ab_command(${name} TRUE)
+  elseif(PERFGATE_AB_BASE_DIR AND NOT collector STREQUAL "profile")
+    # The whole project compared with a base build of it (the pull-request loop's A/B mode):
+    # the base binary sits at the same place in the base's build tree.
+    set(arg_AB_BASE_BINARY "${PERFGATE_AB_BASE_DIR}/$<PATH:RELATIVE_PATH,$<TARGET_FILE:${target}>,${CMAKE_BINARY_DIR}>")
+    _perfgate_ab_command(${name} FALSE)
+  else()
+    _perfgate_run_command()
+  endif()
+  _perfgate_register()
 endfunction()
 
 endblock()

@@ -16,6 +16,7 @@
 # JIT-compiles the sm_80 PTX.
 include_guard(DIRECTORY)
 include(CheckLanguage)
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateGpuMode.cmake")
 
 set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING
     "Build the CUDA micro-benchmarks: AUTO (if nvcc works), ON (required) or OFF")
@@ -23,19 +24,13 @@ set_property(CACHE PERFGATE_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90a;100a;103a;120")
 
 set(PERFGATE_CUDA_ENABLED OFF)
-string(TOUPPER "${PERFGATE_WITH_CUDA}" _pg_cuda_mode)
-if(NOT _pg_cuda_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
-  message(FATAL_ERROR
-    "perfgate: PERFGATE_WITH_CUDA must be AUTO, ON or OFF, not '${PERFGATE_WITH_CUDA}'")
-endif()
-if(_pg_cuda_mode STREQUAL "AUTO")
-  set(_pg_cuda_required OFF)
-elseif(PERFGATE_WITH_CUDA)
-  set(_pg_cuda_required ON)
-else()
-  message(STATUS
-    "perfgate: CUDA micro-benchmarks disabled (PERFGATE_WITH_CUDA=${PERFGATE_WITH_CUDA})")
+_perfgate_gpu_mode(PERFGATE_WITH_CUDA CUDA _pg_cuda_mode)
+if(_pg_cuda_mode STREQUAL "OFF")
   return()
+endif()
+set(_pg_cuda_required OFF)
+if(_pg_cuda_mode STREQUAL "ON")
+  set(_pg_cuda_required ON)
 endif()
 
 # CMake only searches PATH for nvcc; the toolkit's usual homes are tried too so that a default

@@ -21,6 +21,7 @@
 # (MI200, MI100, RX 6800-class, MI300-class as far as ROCm 5.2 knows it), never `native`.
 include_guard(DIRECTORY)
 include(CheckLanguage)
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateGpuMode.cmake")
 
 set(PERFGATE_WITH_HIP "AUTO" CACHE STRING
     "Build the HIP (AMD) micro-benchmarks: AUTO (if a HIP compiler works), ON (required) or OFF")
@@ -28,18 +29,13 @@ set_property(CACHE PERFGATE_WITH_HIP PROPERTY STRINGS AUTO ON OFF)
 set(PERFGATE_HIP_DEFAULT_ARCHITECTURES "gfx90a;gfx908;gfx1030;gfx940")
 
 set(PERFGATE_HIP_ENABLED OFF)
-string(TOUPPER "${PERFGATE_WITH_HIP}" _pg_hip_mode)
-if(NOT _pg_hip_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
-  message(FATAL_ERROR
-    "perfgate: PERFGATE_WITH_HIP must be AUTO, ON or OFF, not '${PERFGATE_WITH_HIP}'")
-endif()
-if(_pg_hip_mode STREQUAL "AUTO")
-  set(_pg_hip_required OFF)
-elseif(PERFGATE_WITH_HIP)
-  set(_pg_hip_required ON)
-else()
-  message(STATUS "perfgate: HIP micro-benchmarks disabled (PERFGATE_WITH_HIP=${PERFGATE_WITH_HIP})")
+_perfgate_gpu_mode(PERFGATE_WITH_HIP HIP _pg_hip_mode)
+if(_pg_hip_mode STREQUAL "OFF")
   return()
+endif()
+set(_pg_hip_required OFF)
+if(_pg_hip_mode STREQUAL "ON")
+  set(_pg_hip_required ON)
 endif()
 
 macro(_perfgate_hip_unavailable reason)

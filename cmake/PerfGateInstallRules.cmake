@@ -23,6 +23,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/PerfGate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCalibrate.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCuda.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/PerfGateGpuMode.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateHip.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateNvbench.cmake"
   DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")

@@ -7,6 +7,7 @@
 
 #include "cli/commands.hpp"
 #include "cpu_microbench.hpp"
+#include "importers/latency_sweep.hpp"
 #include "util/subprocess.hpp"
 
 #include <filesystem>
@@ -79,12 +80,14 @@ void calibrate_latencies(const std::string& backend, int device_index, bool quic
   }
   const std::string text = read_text_file(csv.string());
   fs::remove(csv);
-  latency_fit_request fit;
-  fit.csv_text = text;
-  fit.file = "perfgate-microbench-" + backend + " --latency-sweep";
-  fit.device = device_id;
-  fit.warp_size = warp_size;
-  emit(fit_latencies(fit), output);
+  detail::latency_fit_request request;
+  request.csv_text = text;
+  request.file = "perfgate-microbench-" + backend + " --latency-sweep";
+  request.device = device_id;
+  request.warp_size = warp_size;
+  const auto fit = detail::fit_latency_sweep(request);
+  std::cerr << fit.table;
+  emit(fit.json, output);
 }
 
 microbench_run run_gpu_microbench(const std::string& backend, int device_index, bool quick) {

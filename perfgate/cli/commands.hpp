@@ -69,6 +69,8 @@ action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 action add_metrics_command(CLI::App& app);
 action add_pipeline_command(CLI::App& app);
+/// `perfgate pipeline idg`, a subcommand of `pipeline`.
+action add_pipeline_idg_command(CLI::App& pipeline);
 action add_hull_command(CLI::App& app);
 action add_resources_command(CLI::App& app);
 
@@ -89,34 +91,6 @@ struct calibration_request {
   std::string from_microbench;
 };
 void calibrate_device(const calibration_request& request);
-
-/// perfgate-latencies/1 fitted from a latency sweep (CSV: op, warps_per_sm, n_dependent,
-/// cycles_max; `perfgate pipeline fit`); the fit's table goes to stderr. Throws input_error
-/// naming `file` and the line.
-struct latency_fit_request {
-  std::string csv_text;
-  std::string file; ///< named in errors and in each op's provenance
-  std::string device;
-  std::uint64_t n = 0; ///< the chain length when the CSV has no n_dependent column
-  int warp_size = 32;
-};
-[[nodiscard]] std::string fit_latencies(const latency_fit_request& request);
-
-/// The resident groups of a perfgate-idg/1 graph's launch: from its arch and resources
-/// (`perfgate pipeline idg`), `threads_per_group` and the launch's dynamic shared memory.
-[[nodiscard]] pipeline::occupancy graph_occupancy(const std::string& idg_text,
-                                                  const std::string& file,
-                                                  std::uint64_t threads_per_group,
-                                                  std::uint64_t dynamic_shared);
-
-/// `run --idg FILE... --latencies FILE`: each graph's kernel of the profile simulated at its
-/// launch (grid, block) on the local device's compute units, at the occupancy its registers and
-/// shared memory allow, in order with 4 dispatches per cycle; by kernel name. A graph whose
-/// kernel is not in the profile is an error; a kernel without its launch configuration is
-/// left out, saying so.
-[[nodiscard]] std::map<std::string, pipeline::launch_estimate, std::less<>>
-pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
-                   const profile& p, const device& local);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

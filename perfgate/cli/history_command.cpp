@@ -76,7 +76,7 @@ action add_history_command(CLI::App& app) {
                  "shift, its size and confidence)");
   changes->add_option("--history", o->file, "The perfgate-history/1 file")->required();
   changes->add_option("--format", o->format, "md (a pull-request comment), html, json, text")
-      ->check(CLI::IsMember({"md", "html", "json", "text"}))
+      ->check(CLI::IsMember(writer_names(history::trend_writers())))
       ->capture_default_str();
   changes->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
   changes->add_option("--mutes", o->mutes,
@@ -137,14 +137,7 @@ action add_history_command(CLI::App& app) {
     options.significance = o->significance;
     options.min_shift = o->min_shift;
     const auto all = history::trends(s, options);
-    std::string text;
-    if (o->format == "html") {
-      text = history::trends_html(all);
-    } else if (o->format == "json") {
-      text = history::trends_json(all);
-    } else {
-      text = history::trends_markdown(all); // text: the same, read in a terminal
-    }
+    const std::string text = find_writer(history::trend_writers(), o->format).render(all);
     if (o->output.empty()) {
       std::cout << text;
     } else {

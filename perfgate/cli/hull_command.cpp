@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace perfgate::cli {
 namespace {
@@ -29,27 +30,76 @@ template <class E> std::map<std::string, E> spelt(std::initializer_list<E> value
   }
   return out;
 }
+
+struct hull_options {
+  std::string species;
+  double f = 0;
+  std::vector<std::string> devices;
+  std::string fma = "unknown", coalescing = "unknown", vector = "unknown";
+  std::map<std::string, hull::fma_use> fma_choices =
+      spelt({hull::fma_use::yes, hull::fma_use::no, hull::fma_use::unknown});
+  std::map<std::string, hull::coalescing> coalescing_choices =
+      spelt({hull::coalescing::known, hull::coalescing::unknown, hull::coalescing::scattered});
+  std::map<std::string, hull::vectorised> vector_choices =
+      spelt({hull::vectorised::yes, hull::vectorised::no, hull::vectorised::unknown});
+  double element_bytes = 4, alpha = 0, beta = 0;
+  bool transfers = false, one_core = false, list_classes = false;
+  std::string app_file;
+  std::string format = "text";
+  std::string output;
+};
+
+// The assumptions the options state about the code to come.
+hull::assumptions assumed(const hull_options& o) {
+  hull::assumptions a;
+  a.fma = o.fma_choices.at(o.fma);
+  a.coalesced = o.coalescing_choices.at(o.coalescing);
+  a.vector = o.vector_choices.at(o.vector);
+  a.element_bytes = o.element_bytes;
+  a.transfers = o.transfers;
+  a.one_core = o.one_core;
+  return a;
+}
+
+// The band of the class (--species) or of the application (--app) on every device.
+hull::document hull_document(const hull_options& o, bool application) {
+  hull::document doc;
+  doc.assumed = assumed(o);
+  const auto& a = doc.assumed;
+  std::vector<hull::device_rates> rates;
+  for (const auto& d : o.devices) {
+    rates.push_back(hull::rates_of(resolve_device(d), o.one_core));
+  }
+  if (application) {
+    doc.app = hull::application_from_json(read_text_file(o.app_file), o.app_file);
+    doc.app_file = o.app_file;
+    for (const auto& r : rates) {
+      doc.app_predictions.push_back(hull::predict_application(*doc.app, r, a));
+    }
+    return doc;
+  }
+  doc.species_text = o.species;
+  doc.kind = hull::parse_species(o.species);
+  doc.f = o.f;
+  doc.alpha = o.alpha;
+  doc.beta = o.beta;
+  bool cpu = false, gpu = false;
+  for (const auto& r : rates) {
+    (r.cpu ? cpu : gpu) = true;
+  }
+  // o differs by target (CPU element -> element); the rows are the same.
+  const auto gpu_params = hull::classify(*doc.kind, hull::target::gpu, o.alpha, o.beta);
+  const auto cpu_params = hull::classify(*doc.kind, hull::target::cpu, o.alpha, o.beta);
+  doc.params = gpu || !cpu ? gpu_params : cpu_params;
+  for (const auto& r : rates) {
+    doc.predictions.push_back(hull::predict(r.cpu ? cpu_params : gpu_params, o.f, r, a));
+  }
+  return doc;
+}
 } // namespace
 
 action add_hull_command(CLI::App& app) {
-  struct options {
-    std::string species;
-    double f = 0;
-    std::vector<std::string> devices;
-    std::string fma = "unknown", coalescing = "unknown", vector = "unknown";
-    std::map<std::string, hull::fma_use> fma_choices =
-        spelt({hull::fma_use::yes, hull::fma_use::no, hull::fma_use::unknown});
-    std::map<std::string, hull::coalescing> coalescing_choices =
-        spelt({hull::coalescing::known, hull::coalescing::unknown, hull::coalescing::scattered});
-    std::map<std::string, hull::vectorised> vector_choices =
-        spelt({hull::vectorised::yes, hull::vectorised::no, hull::vectorised::unknown});
-    double element_bytes = 4, alpha = 0, beta = 0;
-    bool transfers = false, one_core = false, list_classes = false;
-    std::string app_file;
-    std::string format = "text";
-    std::string output;
-  };
-  auto opt = std::make_shared<options>();
+  auto opt = std::make_shared<hull_options>();
   auto* cmd = app.add_subcommand(
       "hull", "Boat hull model: the time band an algorithm class can reach on each device, "
               "before its code exists");
@@ -86,7 +136,7 @@ action add_hull_command(CLI::App& app) {
   cmd->add_flag("--one-core", opt->one_core,
                 "CPUs: one thread, held to one core's peaks (as a one-thread benchmark is)");
   cmd->add_option("--format", opt->format, "text, json (perfgate-hull/1), md or svg")
-      ->check(CLI::IsMember({"text", "json", "md", "svg"}))
+      ->check(CLI::IsMember(writer_names(hull::hull_writers())))
       ->capture_default_str();
   cmd->add_option("-o,--output", opt->output, "Write to this file (atomically) instead of stdout");
   species->excludes(app_opt);
@@ -109,46 +159,8 @@ action add_hull_command(CLI::App& app) {
     if (device->count() == 0) {
       throw usage_error("--device: give at least one device (a built-in id or a file)");
     }
-    hull::document doc;
-    auto& a = doc.assumed;
-    a.fma = opt->fma_choices.at(opt->fma);
-    a.coalesced = opt->coalescing_choices.at(opt->coalescing);
-    a.vector = opt->vector_choices.at(opt->vector);
-    a.element_bytes = opt->element_bytes;
-    a.transfers = opt->transfers;
-    a.one_core = opt->one_core;
-    std::vector<hull::device_rates> rates;
-    for (const auto& d : opt->devices) {
-      rates.push_back(hull::rates_of(resolve_device(d), opt->one_core));
-    }
-    if (app_opt->count() > 0) {
-      doc.app = hull::application_from_json(read_text_file(opt->app_file), opt->app_file);
-      doc.app_file = opt->app_file;
-      for (const auto& r : rates) {
-        doc.app_predictions.push_back(hull::predict_application(*doc.app, r, a));
-      }
-    } else {
-      doc.species_text = opt->species;
-      doc.kind = hull::parse_species(opt->species);
-      doc.f = opt->f;
-      doc.alpha = opt->alpha;
-      doc.beta = opt->beta;
-      bool cpu = false, gpu = false;
-      for (const auto& r : rates) {
-        (r.cpu ? cpu : gpu) = true;
-      }
-      // o differs by target (CPU element -> element); the rows are the same.
-      const auto gpu_params = hull::classify(*doc.kind, hull::target::gpu, opt->alpha, opt->beta);
-      const auto cpu_params = hull::classify(*doc.kind, hull::target::cpu, opt->alpha, opt->beta);
-      doc.params = gpu || !cpu ? gpu_params : cpu_params;
-      for (const auto& r : rates) {
-        doc.predictions.push_back(hull::predict(r.cpu ? cpu_params : gpu_params, opt->f, r, a));
-      }
-    }
-    const std::string text = opt->format == "json"  ? hull::to_json(doc)
-                             : opt->format == "md"  ? hull::to_markdown(doc)
-                             : opt->format == "svg" ? hull::to_svg(doc)
-                                                    : hull::to_text(doc);
+    const hull::document doc = hull_document(*opt, app_opt->count() > 0);
+    const std::string text = find_writer(hull::hull_writers(), opt->format).render(doc);
     emit(text, opt->output);
     return 0;
   };

@@ -13,8 +13,6 @@
 #include <regex>
 #include <set>
 
-#include <unistd.h>
-
 namespace perfgate::detail {
 
 namespace fs = std::filesystem;
@@ -149,26 +147,6 @@ profile profile_from_nvbench_runs(const nvbench_file& f, const std::string& file
 
 namespace {
 
-// A scratch folder for the JSON and its sample files, removed afterwards.
-class scratch_dir {
-public:
-  scratch_dir()
-      : m_path(fs::temp_directory_path() / ("perfgate-nvbench-" + std::to_string(::getpid()))) {
-    fs::remove_all(m_path);
-    fs::create_directories(m_path);
-  }
-  scratch_dir(const scratch_dir&) = delete;
-  scratch_dir& operator=(const scratch_dir&) = delete;
-  ~scratch_dir() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  [[nodiscard]] const fs::path& path() const { return m_path; }
-
-private:
-  fs::path m_path;
-};
-
 nvbench_file read_run_output(const fs::path& json, const std::string& program) {
   if (!fs::exists(json)) {
     throw target_error(program + " wrote no nvbench JSON (" + json.string() +
@@ -200,7 +178,7 @@ profile collect_nvbench(const collect_request& request) {
     throw skip_error(*why + " (nvbench needs a CUDA device)");
   }
   const std::string program = request.program.front();
-  const scratch_dir scratch;
+  const scratch_dir scratch("perfgate-nvbench-"); // the JSON and its sample files
   const fs::path json = scratch.path() / "nvbench.json";
   collect_request run = request;
   run.program.insert(run.program.end(), {"--jsonbin", json.string()});

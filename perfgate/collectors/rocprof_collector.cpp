@@ -12,8 +12,6 @@
 #include <iostream>
 #include <sstream>
 
-#include <unistd.h>
-
 namespace perfgate::detail {
 
 namespace fs = std::filesystem;
@@ -73,15 +71,7 @@ class rocprof_runs {
 public:
   rocprof_runs(const collect_request& request, std::string arch, bool database)
       : request_(request), arch_(std::move(arch)), database_(database),
-        dir_(fs::temp_directory_path() / ("perfgate-rocprof-" + std::to_string(::getpid()))) {
-    fs::remove_all(dir_);
-  }
-  rocprof_runs(const rocprof_runs&) = delete;
-  rocprof_runs& operator=(const rocprof_runs&) = delete;
-  ~rocprof_runs() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
+        scratch_("perfgate-rocprof-") {}
 
   // `what`: "pass" or "matrix counter pass". Kernel timing rides along with the first pass of
   // the first call (rocpd has it in every pass).
@@ -90,7 +80,7 @@ public:
     std::vector<amd_record_file> records;
     for (std::size_t i = 0; i < passes.size(); ++i) {
       const bool trace = !database_ && runs_ == 0;
-      const fs::path out = dir_ / ("run_" + std::to_string(++runs_));
+      const fs::path out = scratch_.path() / ("run_" + std::to_string(++runs_));
       // One run per pass: counters that do not fit the hardware's counter slots together are
       // never requested in one oversized set.
       std::vector<std::string> argv = {"rocprofv3", "--pmc"};
@@ -143,7 +133,7 @@ private:
   const collect_request& request_;
   std::string arch_;
   bool database_;
-  fs::path dir_;
+  scratch_dir scratch_; // every run's output folder
   int runs_ = 0;
   std::string trace_text_, trace_file_;
 };

@@ -19,19 +19,16 @@ namespace {
 
 constexpr std::string_view schema_id = history_schema;
 
-entry entry_from(const detail::json_fields& f, const std::string& where) {
+entry entry_from(const detail::json_fields& f) {
   entry e;
   e.commit = f.string("commit");
   e.date = f.string_or("date", "");
   e.kernel = f.string("kernel");
   e.device = f.string("device");
   e.efficiency = f.positive("efficiency");
-  const auto& runs = f.array("runs");
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const nlohmann::json holder = {{"samples", runs[i]}};
-    const detail::json_fields run(holder, where, f.key_path("runs") + "[" + std::to_string(i) + "]");
-    e.runs.push_back(run.positives("samples"));
-    if (e.runs.back().empty()) {
+  e.runs = f.positive_arrays("runs");
+  for (std::size_t i = 0; i < e.runs.size(); ++i) {
+    if (e.runs[i].empty()) {
       f.fail("runs", "run " + std::to_string(i) + " has no sample");
     }
   }
@@ -72,7 +69,7 @@ store read_history(std::string_view text, const std::string& file) {
       s.mutes.push_back({m.string("kernel"), m.boolean("muted"), m.string_or("reason", ""),
                          m.string_or("date", "")});
     } else {
-      s.entries.push_back(entry_from(f, where));
+      s.entries.push_back(entry_from(f));
     }
   }
   return s;

@@ -8,6 +8,7 @@
 #include <perfgate/change_points.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/statistics.hpp>
+#include <perfgate/writers.hpp>
 
 #include <string>
 #include <string_view>
@@ -76,10 +77,15 @@ struct series {
 /// The change points as a Markdown section for a pull-request comment: a table of shifts (the
 /// first commit of each, its size and the test's confidence), muted kernels apart, and a
 /// sparkline of every series.
-[[nodiscard]] std::string trends_markdown(const std::vector<series>& all);
+[[nodiscard]] std::string trends_to_markdown(const std::vector<series>& all);
 /// A standalone HTML page: per kernel its trend (inline SVG, change points marked).
-[[nodiscard]] std::string trends_html(const std::vector<series>& all);
+[[nodiscard]] std::string trends_to_html(const std::vector<series>& all);
 /// `perfgate-history-changes/1` JSON.
-[[nodiscard]] std::string trends_json(const std::vector<series>& all);
+[[nodiscard]] std::string trends_to_json(const std::vector<series>& all);
+
+using trend_writer = format_writer<std::vector<series>>;
+/// Every format of `perfgate history changes` (md, html, json, text: the Markdown, read in a
+/// terminal), as report_writers() for a report.
+[[nodiscard]] const std::vector<trend_writer>& trend_writers();
 
 } // namespace perfgate::history

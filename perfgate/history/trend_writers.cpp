@@ -116,7 +116,7 @@ std::string trend_svg(const series& t) {
 
 } // namespace
 
-std::string trends_markdown(const std::vector<series>& all) {
+std::string trends_to_markdown(const std::vector<series>& all) {
   const auto names = short_names(all);
   std::ostringstream md;
   const std::size_t alerts = change_count(all, false);
@@ -164,7 +164,7 @@ std::string trends_markdown(const std::vector<series>& all) {
   return md.str();
 }
 
-std::string trends_html(const std::vector<series>& all) {
+std::string trends_to_html(const std::vector<series>& all) {
   const auto names = short_names(all);
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -204,7 +204,7 @@ std::string trends_html(const std::vector<series>& all) {
   return h.str();
 }
 
-std::string trends_json(const std::vector<series>& all) {
+std::string trends_to_json(const std::vector<series>& all) {
   nlohmann::json j = {{"schema", history_changes_schema}, {"series", nlohmann::json::array()}};
   for (const auto& t : all) {
     nlohmann::json changes = nlohmann::json::array();
@@ -225,6 +225,16 @@ std::string trends_json(const std::vector<series>& all) {
                            {"changes", changes}});
   }
   return j.dump(2) + "\n";
+}
+
+const std::vector<trend_writer>& trend_writers() {
+  static const std::vector<trend_writer> writers = {
+      {"md", "", ".md", "a pull-request comment", trends_to_markdown},
+      {"html", "", ".html", "a standalone page, a trend chart per kernel", trends_to_html},
+      {"json", "", ".json", "perfgate-history-changes/1", trends_to_json},
+      {"text", "", ".txt", "the Markdown, read in a terminal", trends_to_markdown},
+  };
+  return writers;
 }
 
 } // namespace perfgate::history

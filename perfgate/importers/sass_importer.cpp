@@ -297,13 +297,13 @@ void walk_path(const sass_function& f, const std::map<std::uint32_t, std::uint64
     ++pc;
   }
 }
-} // namespace
 
-std::vector<sass_function> sass_from_listing(std::string_view text, const std::string& file) {
-  static const std::regex arch_line(R"(^\s*code for (sm_[0-9]+[a-z]?)\s*$)");
-  static const std::regex function_line(R"(^\s*Function : (\S+)\s*$)");
-  static const std::regex instruction_line(R"(^\s*/\*([0-9a-f]{4,8})\*/\s+(.*?)\s*;.*$)");
-  std::vector<sass_function> functions;
+// Walks a cuobjdump listing: every line with its number (from 1) and the architecture the
+// last line matching `arch_line` named (both listings open each architecture's part with
+// one), except those lines themselves. Returns the number of lines.
+template <class OnLine>
+std::size_t walk_listing(std::string_view text, const std::regex& arch_line,
+                         const OnLine& on_line) {
   std::string arch;
   std::size_t line_number = 0;
   for (const std::string& line : split_lines(text)) {
@@ -311,32 +311,50 @@ std::vector<sass_function> sass_from_listing(std::string_view text, const std::s
     std::smatch m;
     if (std::regex_match(line, m, arch_line)) {
       arch = m[1];
-    } else if (std::regex_match(line, m, function_line)) {
-      functions.push_back({valid_utf8(m[1].str()), arch, {}}); // names reach JSON
-    } else if (std::regex_match(line, m, instruction_line)) {
-      if (functions.empty()) {
-        throw input_error(file, "line " + std::to_string(line_number),
-                          "an instruction before any 'Function :' line");
-      }
-      sass_instruction in;
-      in.offset = static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
-      std::string body = valid_utf8(m[2].str());
-      if (body.starts_with('@')) {
-        const auto space = body.find(' ');
-        in.guard = body.substr(1, space - 1);
-        body = space == std::string::npos ? "" : std::string(trim(body.substr(space + 1)));
-      }
-      const auto space = body.find(' ');
-      in.opcode = body.substr(0, space);
-      if (in.opcode.empty()) {
-        throw input_error(file, "line " + std::to_string(line_number), "no opcode in: " + line);
-      }
-      if (space != std::string::npos) {
-        in.operands = split_operands(std::string_view(body).substr(space + 1));
-      }
-      functions.back().code.push_back(std::move(in));
+    } else {
+      on_line(line, line_number, arch);
     }
   }
+  return line_number;
+}
+
+} // namespace
+
+std::vector<sass_function> sass_from_listing(std::string_view text, const std::string& file) {
+  static const std::regex arch_line(R"(^\s*code for (sm_[0-9]+[a-z]?)\s*$)");
+  static const std::regex function_line(R"(^\s*Function : (\S+)\s*$)");
+  static const std::regex instruction_line(R"(^\s*/\*([0-9a-f]{4,8})\*/\s+(.*?)\s*;.*$)");
+  std::vector<sass_function> functions;
+  walk_listing(
+      text, arch_line,
+      [&](const std::string& line, std::size_t line_number, const std::string& arch) {
+        std::smatch m;
+        if (std::regex_match(line, m, function_line)) {
+          functions.push_back({valid_utf8(m[1].str()), arch, {}}); // names reach JSON
+        } else if (std::regex_match(line, m, instruction_line)) {
+          if (functions.empty()) {
+            throw input_error(file, "line " + std::to_string(line_number),
+                              "an instruction before any 'Function :' line");
+          }
+          sass_instruction in;
+          in.offset = static_cast<std::uint32_t>(std::stoul(m[1], nullptr, 16));
+          std::string body = valid_utf8(m[2].str());
+          if (body.starts_with('@')) {
+            const auto space = body.find(' ');
+            in.guard = body.substr(1, space - 1);
+            body = space == std::string::npos ? "" : std::string(trim(body.substr(space + 1)));
+          }
+          const auto space = body.find(' ');
+          in.opcode = body.substr(0, space);
+          if (in.opcode.empty()) {
+            throw input_error(file, "line " + std::to_string(line_number), "no opcode in: " + line);
+          }
+          if (space != std::string::npos) {
+            in.operands = split_operands(std::string_view(body).substr(space + 1));
+          }
+          functions.back().code.push_back(std::move(in));
+        }
+      });
   return functions;
 }
 
@@ -346,32 +364,30 @@ std::vector<resource_usage> resource_usage_from_listing(std::string_view text,
   static const std::regex function_line(R"(^\s*Function (\S+):\s*$)");
   static const std::regex usage_line(R"(^\s*REG:([0-9]{1,9}) .*SHARED:([0-9]{1,15}) .*$)");
   std::vector<resource_usage> out;
-  std::string arch;
   bool pending = false; // out.back() still lacks its REG/SHARED line
   const auto unfinished = [&](std::size_t line_number) {
     return input_error(file, "line " + std::to_string(line_number),
                        "function " + out.back().function + " without its REG and SHARED");
   };
-  std::size_t line_number = 0;
-  for (const std::string& line : split_lines(text)) {
-    ++line_number;
-    std::smatch m;
-    if (std::regex_match(line, m, arch_line)) {
-      arch = m[1];
-    } else if (std::regex_match(line, m, function_line)) {
-      if (pending) {
-        throw unfinished(line_number - 1);
-      }
-      out.push_back({arch, m[1], {}});
-      pending = true;
-    } else if (pending && std::regex_match(line, m, usage_line)) {
-      out.back().resources.registers_per_thread = static_cast<std::uint32_t>(std::stoul(m[1]));
-      out.back().resources.shared_bytes_per_group = std::stoull(m[2]);
-      pending = false;
-    }
-  }
+  const std::size_t lines =
+      walk_listing(text, arch_line,
+                   [&](const std::string& line, std::size_t line_number, const std::string& arch) {
+                     std::smatch m;
+                     if (std::regex_match(line, m, function_line)) {
+                       if (pending) {
+                         throw unfinished(line_number - 1);
+                       }
+                       out.push_back({arch, m[1], {}});
+                       pending = true;
+                     } else if (pending && std::regex_match(line, m, usage_line)) {
+                       out.back().resources.registers_per_thread =
+                           static_cast<std::uint32_t>(std::stoul(m[1]));
+                       out.back().resources.shared_bytes_per_group = std::stoull(m[2]);
+                       pending = false;
+                     }
+                   });
   if (pending) {
-    throw unfinished(line_number);
+    throw unfinished(lines);
   }
   return out;
 }

@@ -355,13 +355,6 @@ std::optional<double> peak_value(const device& d, std::string_view key) {
   return std::nullopt;
 }
 
-std::optional<double> peak_clock_mhz(const device& d, std::string_view key) {
-  if (const auto it = d.peak_clocks_mhz.find(key); it != d.peak_clocks_mhz.end()) {
-    return it->second;
-  }
-  return d.sm_clock_mhz;
-}
-
 std::string architecture_name(std::string_view arch) {
   if (arch.starts_with("sm_")) {
     std::string digits;
@@ -435,119 +428,6 @@ const device* datasheet_device_for(const gpu_identity& gpu) {
     fit.push_back(&b);
   }
   return fit.size() == 1 ? fit.front() : nullptr;
-}
-
-scope_peaks peaks_of_scope(const device& d, bool one_core) {
-  if (one_core && d.one_core_peaks) {
-    return {*d.one_core_peaks, d.one_core_extra_peaks, true};
-  }
-  return {d.peaks, d.extra_peaks, false};
-}
-
-double memory_roof_gbs(const device& d, bool one_core) {
-  const scope_peaks s = peaks_of_scope(d, one_core);
-  if (s.peaks.dram_roof_gbs > 0) {
-    return s.peaks.dram_roof_gbs;
-  }
-  double best = s.peaks.dram_gbs;
-  for (const auto& [key, value] : s.extra) {
-    if (key.starts_with("dram_") && key.ends_with("_gbs")) {
-      best = std::max(best, value);
-    }
-  }
-  return best;
-}
-
-std::vector<dram_pattern> dram_patterns(const device& d, bool one_core) {
-  // STREAM's byte counts per element: what each pattern reads and writes.
-  struct shape {
-    std::string_view name;
-    double reads, writes;
-  };
-  static constexpr shape shapes[] = {
-      {"dram_read", 1, 0},     {"dram_write", 0, 1},    {"dram_copy", 1, 1},
-      {"dram_triad", 2, 1},    {"dram_write_nt", 0, 1}, {"dram_copy_nt", 1, 1},
-      {"dram_triad_nt", 2, 1},
-  };
-  const scope_peaks s = peaks_of_scope(d, one_core);
-  std::vector<dram_pattern> out;
-  for (const auto& sh : shapes) {
-    const auto rate = s.extra.find(std::string(sh.name) + "_gbs");
-    if (rate != s.extra.end() && rate->second > 0) {
-      const double total = sh.reads + sh.writes;
-      out.push_back({std::string(sh.name), rate->second * sh.reads / total,
-                     rate->second * sh.writes / total});
-    }
-  }
-  return out;
-}
-
-std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, double read_bytes,
-                                               double write_bytes, bool ordinary_stores) {
-  const double R = std::max(0.0, read_bytes), W = std::max(0.0, write_bytes);
-  if (!(R + W > 0)) {
-    return std::nullopt;
-  }
-  // The fastest pattern of each read share (1: read, 2/3: triad, 1/2: copy, 0: write).
-  std::map<double, dram_pattern> best_of_share;
-  for (auto& p : dram_patterns(d, one_core)) {
-    if (ordinary_stores && p.name.ends_with("_nt")) {
-      continue;
-    }
-    // Rounded: 2/3 of 17 GB/s over 17 and 2/3 of 18 over 18 differ in the last bit.
-    const double share = std::round(p.read_gbs / (p.read_gbs + p.write_gbs) * 1e9) / 1e9;
-    auto [it, fresh] = best_of_share.try_emplace(share, p);
-    if (!fresh && p.read_gbs + p.write_gbs > it->second.read_gbs + it->second.write_gbs) {
-      it->second = p;
-    }
-  }
-  const double share = R / (R + W);
-  constexpr double same = 1e-9;
-  const auto above = best_of_share.lower_bound(share - same);
-  if (above != best_of_share.end() && above->first <= share + same) {
-    const dram_pattern& p = above->second;
-    return dram_mix_roof{p.read_gbs + p.write_gbs, p.name};
-  }
-  if (above == best_of_share.end() || above == best_of_share.begin()) {
-    return std::nullopt; // a mix beyond the measured ones: no pattern shows its rate
-  }
-  // Between two measured mixes: time-share the neighbours on either side, so that together
-  // they move exactly R and W (t_a r_a + t_b r_b = R, t_a w_a + t_b w_b = W).
-  const dram_pattern& a = above->second;
-  const dram_pattern& b = std::prev(above)->second;
-  const double det = (a.read_gbs * b.write_gbs - b.read_gbs * a.write_gbs) * 1e9;
-  const double t =
-      (R * b.write_gbs - W * b.read_gbs) / det + (W * a.read_gbs - R * a.write_gbs) / det;
-  return dram_mix_roof{(R + W) / t / 1e9, a.name + " + " + b.name};
-}
-
-std::optional<cache_level> cache_holding(const device& d, double working_set_bytes, bool one_core) {
-  if (!(working_set_bytes > 0)) {
-    return std::nullopt;
-  }
-  const auto [peaks, extra, use_one_core] = peaks_of_scope(d, one_core);
-  const double cores =
-      use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
-  double faster_gbs = 0; // a level without a measured rate gets the next faster level's
-  for (const std::string_view name : {"l1", "l2", "llc"}) {
-    double gbs = faster_gbs;
-    if (name == "l1") {
-      gbs = peaks.ldst_ginst * 4; // 32-bit lanes loaded or stored from L1 per second
-    } else if (const auto rate = extra.find(std::string(name) + "_gbs"); rate != extra.end()) {
-      gbs = rate->second;
-    }
-    faster_gbs = gbs;
-    const auto size = d.cache_bytes.find(name);
-    if (size == d.cache_bytes.end()) {
-      continue;
-    }
-    // A GPU's L2 is one cache all SMs share; a CPU's L1 and L2 are each core's own.
-    const double capacity = size->second * (name == "llc" || d.kind == "gpu" ? 1.0 : cores);
-    if (working_set_bytes <= 2 * capacity && gbs > 0) {
-      return cache_level{std::string(name), capacity, gbs};
-    }
-  }
-  return std::nullopt;
 }
 
 device with_datasheet_tensor_peaks(const device& d) {

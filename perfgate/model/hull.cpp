@@ -563,88 +563,82 @@ double need(const std::optional<double>& rate, const device_rates& r, std::strin
 
 } // namespace
 
-prediction predict(const class_params& k, double f, const device_rates& r, const assumptions& a) {
-  if (!(f > 0) || !std::isfinite(f)) {
-    throw usage_error("f", "the operator complexity f must be a number > 0, found " + num(f));
-  }
-  if (!(a.element_bytes > 0)) {
-    throw usage_error("element_bytes", "expected bytes per element > 0");
-  }
-  prediction p;
-  p.device = r.device;
-  const double b = a.element_bytes;
-  const double P = r.compute_gflops * 1e9;
-  const double Pc = r.coalesced_gbs * 1e9;
-  const double c0 = k.w * (f * k.m + k.o) / P;
-  p.times_s["c0"] = c0;
-  p.notes.push_back("c0 = w (f m + o) / P_compute = " + num(k.w) + " x (" + num(f) + " x " +
-                    num(k.m) + " + " + num(k.o) + ") / " + num(r.compute_gflops) + " GFLOPS");
-  if (r.cpu && k.row->id != "element_to_element") {
-    p.notes.push_back("o: Table 1's GPU value (the paper gives a CPU o for element -> element "
-                      "only)");
-  }
-  double c_lo = c0, c_hi = c0;
-  double floor_factor = 0; // c1 / c0
-  if (!r.cpu) {
-    floor_factor = 2;
-    p.times_s["c1"] = 2 * c0;
-    switch (a.fma) {
-    case fma_use::yes: p.notes.push_back("FMA yes: compute at c0"); break;
-    case fma_use::no:
-      c_lo = c_hi = 2 * c0;
-      p.notes.push_back("FMA no: compute at c1 = 2 c0 (P_compute counts an FMA as 2 operations)");
-      break;
-    case fma_use::unknown:
-      c_hi = 2 * c0;
-      p.notes.push_back("FMA unknown: compute from c0 (FMA) to c1 = 2 c0 (none)");
-      break;
-    }
-  } else {
-    if (a.fma != fma_use::unknown) {
-      p.notes.push_back("FMA: not modelled on CPUs (the paper's CPU floors are vector width and "
-                        "threads); --fma has no effect");
-    }
-    const double lanes = r.vector_bits ? *r.vector_bits / (8 * b) : 0;
-    if (lanes > 0) {
-      floor_factor = std::max(1.0, lanes);
-      p.times_s["c1"] = c0 * floor_factor;
-      if (!r.one_core && r.threads) {
-        p.times_s["c2"] = c0 * *r.threads;
-        p.times_s["c3"] = c0 * *r.threads * floor_factor;
-      }
-    }
-    switch (a.vector) {
-    case vectorised::yes: p.notes.push_back("vectorised: compute at c0"); break;
-    case vectorised::no:
-    case vectorised::unknown:
-      if (lanes <= 0) {
-        p.notes.push_back("vectorisation " + std::string(to_string(a.vector)) +
-                          ": the scalar floor c1 is left out, " + r.device +
-                          " states no vector_bits");
-        break;
-      }
-      c_hi = c0 * floor_factor;
-      if (a.vector == vectorised::no) {
-        c_lo = c_hi;
-      }
-      p.notes.push_back(std::string(a.vector == vectorised::no ? "scalar code: compute at"
-                                                               : "vectorisation unknown: compute "
-                                                                 "from c0 to") +
-                        " c1 = c0 x " + num(floor_factor) + " lanes (" +
-                        std::to_string(*r.vector_bits) + "-bit vectors, " + num(8 * b) +
-                        "-bit elements)");
-      break;
-    }
-    if (r.one_core) {
-      p.notes.push_back("one thread: held to one core's peaks");
-    }
-  }
+namespace {
 
-  // Memory: m0 from the compulsory accesses; m1 when every access may be uncoalesced.
-  const bool lists_m1 = k.has_floor("m1");
-  const bool wants_m1 =
-      a.coalesced == coalescing::scattered || (lists_m1 && a.coalesced == coalescing::unknown);
-  double m0 = 0;
+// The compute side of a band: from c_lo to c_hi; floor_factor = c1 / c0 (0: no c1 floor).
+struct compute_band {
+  double lo = 0;
+  double hi = 0;
+  double floor_factor = 0;
+};
+
+// A GPU: the FMA decides between c0 and c1 = 2 c0.
+compute_band gpu_compute(double c0, const assumptions& a, prediction& p) {
+  compute_band c{c0, c0, 2};
+  p.times_s["c1"] = 2 * c0;
+  switch (a.fma) {
+  case fma_use::yes: p.notes.push_back("FMA yes: compute at c0"); break;
+  case fma_use::no:
+    c.lo = c.hi = 2 * c0;
+    p.notes.push_back("FMA no: compute at c1 = 2 c0 (P_compute counts an FMA as 2 operations)");
+    break;
+  case fma_use::unknown:
+    c.hi = 2 * c0;
+    p.notes.push_back("FMA unknown: compute from c0 (FMA) to c1 = 2 c0 (none)");
+    break;
+  }
+  return c;
+}
+
+// A CPU: vector width (c1) and threads (c2, c3) are its floors.
+compute_band cpu_compute(double c0, double b, const device_rates& r, const assumptions& a,
+                         prediction& p) {
+  compute_band c{c0, c0, 0};
+  if (a.fma != fma_use::unknown) {
+    p.notes.push_back("FMA: not modelled on CPUs (the paper's CPU floors are vector width and "
+                      "threads); --fma has no effect");
+  }
+  const double lanes = r.vector_bits ? *r.vector_bits / (8 * b) : 0;
+  if (lanes > 0) {
+    c.floor_factor = std::max(1.0, lanes);
+    p.times_s["c1"] = c0 * c.floor_factor;
+    if (!r.one_core && r.threads) {
+      p.times_s["c2"] = c0 * *r.threads;
+      p.times_s["c3"] = c0 * *r.threads * c.floor_factor;
+    }
+  }
+  switch (a.vector) {
+  case vectorised::yes: p.notes.push_back("vectorised: compute at c0"); break;
+  case vectorised::no:
+  case vectorised::unknown:
+    if (lanes <= 0) {
+      p.notes.push_back("vectorisation " + std::string(to_string(a.vector)) +
+                        ": the scalar floor c1 is left out, " + r.device +
+                        " states no vector_bits");
+      break;
+    }
+    c.hi = c0 * c.floor_factor;
+    if (a.vector == vectorised::no) {
+      c.lo = c.hi;
+    }
+    p.notes.push_back(std::string(a.vector == vectorised::no ? "scalar code: compute at"
+                                                             : "vectorisation unknown: compute "
+                                                               "from c0 to") +
+                      " c1 = c0 x " + num(c.floor_factor) + " lanes (" +
+                      std::to_string(*r.vector_bits) + "-bit vectors, " + num(8 * b) +
+                      "-bit elements)");
+    break;
+  }
+  if (r.one_core) {
+    p.notes.push_back("one thread: held to one core's peaks");
+  }
+  return c;
+}
+
+// m0, the time of the class's compulsory accesses.
+double compulsory_memory_time(const class_params& k, double b, const device_rates& r,
+                              prediction& p) {
+  const double Pc = r.coalesced_gbs * 1e9;
   if (r.cpu) {
     // P_memory is STREAM in the paper: the measured pattern of the class's own read/write mix
     // (a triad's 2/3 reads) where the calibration has one, else the memory roof.
@@ -657,18 +651,23 @@ prediction predict(const class_params& k, double f, const device_rates& r, const
       P_memory = mix->gbs * 1e9;
       via = "the measured " + mix->via + " pattern of the class's read/write mix";
     }
-    m0 = b * k.c / P_memory;
     p.notes.push_back("m0 = b c / P_memory with P_memory " + num(P_memory / 1e9) + " GB/s, " + via +
                       " (the paper's CPU memory time: u not modelled)");
-  } else {
-    const double Pu = k.u > 0 ? need(r.uncoalesced_gbs, r, "uncoalesced_gbs",
-                                     "the class's " + num(k.u) + " uncoalesced accesses (u)")
-                              : 0;
-    m0 = b * (k.c / Pc + (k.u > 0 ? k.u / Pu : 0));
+    return b * k.c / P_memory;
   }
-  p.times_s["m0"] = m0;
-  double m_lo = m0, m_hi = m0;
-  std::optional<double> m1;
+  const double Pu = k.u > 0 ? need(r.uncoalesced_gbs, r, "uncoalesced_gbs",
+                                   "the class's " + num(k.u) + " uncoalesced accesses (u)")
+                            : 0;
+  return b * (k.c / Pc + (k.u > 0 ? k.u / Pu : 0));
+}
+
+// Memory: m0 from the compulsory accesses; m1 when every access may be uncoalesced.
+band memory_band(const class_params& k, double b, double m0, const device_rates& r,
+                 const assumptions& a, prediction& p) {
+  const bool lists_m1 = k.has_floor("m1");
+  const bool wants_m1 =
+      a.coalesced == coalescing::scattered || (lists_m1 && a.coalesced == coalescing::unknown);
+  band m{m0, m0};
   if (wants_m1) {
     const std::string why =
         a.coalesced == coalescing::scattered
@@ -679,11 +678,11 @@ prediction predict(const class_params& k, double f, const device_rates& r, const
                         " states no uncoalesced_gbs (the paper's "
                         "CPU model has no P_uncoalesced)");
     } else {
-      m1 = b * k.d / need(r.uncoalesced_gbs, r, "uncoalesced_gbs", why);
-      p.times_s["m1"] = *m1;
-      m_hi = *m1;
+      const double m1 = b * k.d / need(r.uncoalesced_gbs, r, "uncoalesced_gbs", why);
+      p.times_s["m1"] = m1;
+      m.hi = m1;
       if (a.coalesced == coalescing::scattered) {
-        m_lo = *m1;
+        m.lo = m1;
         p.notes.push_back("coalescing scattered: memory at m1 = b d / P_uncoalesced");
       } else {
         p.notes.push_back("coalescing unknown: memory from m0 to m1 = b d / P_uncoalesced (the "
@@ -696,33 +695,65 @@ prediction predict(const class_params& k, double f, const device_rates& r, const
     p.notes.push_back("coalescing: no effect, " + std::string(k.row->example) +
                       "'s class lists no m1 floor");
   }
-  p.band_s = {std::max(c_lo, m_lo), std::max(c_hi, m_hi)};
+  return m;
+}
+
+// t0, the host transfer, added to both ends of the band (GPUs only).
+void add_transfers(const class_params& k, double b, const device_rates& r, prediction& p) {
+  if (r.cpu) {
+    p.notes.push_back("transfers: none on a CPU (t0 applies to GPUs)");
+    return;
+  }
+  const double t0 = b * k.d / need(r.bus_gbs, r, "bus_gbs", "the host transfer t0 (--transfers)");
+  p.times_s["t0"] = t0;
+  p.band_s = p.band_s + band{t0, t0};
+  p.notes.push_back("transfers: t0 = b d / B_bus = " + num(t0 * 1e3) + " ms added to both ends");
+}
+
+} // namespace
+
+prediction predict(const class_params& k, double f, const device_rates& r, const assumptions& a) {
+  if (!(f > 0) || !std::isfinite(f)) {
+    throw usage_error("f", "the operator complexity f must be a number > 0, found " + num(f));
+  }
+  if (!(a.element_bytes > 0)) {
+    throw usage_error("element_bytes", "expected bytes per element > 0");
+  }
+  prediction p;
+  p.device = r.device;
+  const double b = a.element_bytes;
+  const double P = r.compute_gflops * 1e9;
+  const double c0 = k.w * (f * k.m + k.o) / P;
+  p.times_s["c0"] = c0;
+  p.notes.push_back("c0 = w (f m + o) / P_compute = " + num(k.w) + " x (" + num(f) + " x " +
+                    num(k.m) + " + " + num(k.o) + ") / " + num(r.compute_gflops) + " GFLOPS");
+  if (r.cpu && k.row->id != "element_to_element") {
+    p.notes.push_back("o: Table 1's GPU value (the paper gives a CPU o for element -> element "
+                      "only)");
+  }
+  const compute_band c = r.cpu ? cpu_compute(c0, b, r, a, p) : gpu_compute(c0, a, p);
+
+  const double m0 = compulsory_memory_time(k, b, r, p);
+  p.times_s["m0"] = m0;
+  const band m = memory_band(k, b, m0, r, a, p);
+  p.band_s = {std::max(c.lo, m.lo), std::max(c.hi, m.hi)};
   for (const auto& [key, t] : p.times_s) {
     if (!std::isfinite(t)) {
       throw usage_error("f", key + " is not a finite time (f " + num(f) + " on " + r.device +
                                  "): the class's work overflows");
     }
   }
-  const bool memory_lo = m_lo >= c_lo, memory_hi = m_hi >= c_hi;
+  const bool memory_lo = m.lo >= c.lo, memory_hi = m.hi >= c.hi;
   p.bound = memory_lo && memory_hi ? "memory" : !memory_lo && !memory_hi ? "compute" : "either";
 
   if (a.transfers) {
-    if (r.cpu) {
-      p.notes.push_back("transfers: none on a CPU (t0 applies to GPUs)");
-    } else {
-      const double t0 =
-          b * k.d / need(r.bus_gbs, r, "bus_gbs", "the host transfer t0 (--transfers)");
-      p.times_s["t0"] = t0;
-      p.band_s = p.band_s + band{t0, t0};
-      p.notes.push_back("transfers: t0 = b d / B_bus = " + num(t0 * 1e3) +
-                        " ms added to both ends");
-    }
+    add_transfers(k, b, r, p);
   }
   // The f at which compute time reaches the coalesced memory time m0.
   const auto crossover = [&](double factor) { return (m0 * P / (factor * k.w) - k.o) / k.m; };
   p.crossover_f["c0"] = crossover(1);
-  if (floor_factor > 0) {
-    p.crossover_f["c1"] = crossover(floor_factor);
+  if (c.floor_factor > 0) {
+    p.crossover_f["c1"] = crossover(c.floor_factor);
   }
   return p;
 }

@@ -2,6 +2,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
+#include "model/device_rates.hpp"
 #include "util/number_format.hpp"
 
 #include <algorithm>
@@ -364,34 +365,6 @@ exact_matrix_peak(kernel_type t, const std::map<std::string, double, std::less<>
   return matrix_peak{it->second, key};
 }
 
-namespace {
-// The peak of a kernel type on a scope (1e9 op/s). A tensor path the device lacks is no silent
-// fallback to another roof: the kernel cannot run there as profiled.
-double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
-  switch (t) {
-  case kernel_type::fp32: return scope.peaks.fp32_gflops;
-  case kernel_type::fp64:
-    if (!(scope.peaks.fp64_gflops > 0)) { // compute capability 1.1 and older have no FP64
-      throw usage_error("device '" + d.id + "' has no fp64 path: " + d.origin +
-                        " states no fp64_gflops (the hardware lacks double precision); predict "
-                        "the kernel on a device that has it");
-    }
-    return scope.peaks.fp64_gflops;
-  case kernel_type::integer: return scope.peaks.int_mad_gops;
-  default: break;
-  }
-  const tensor_path& path = tensor_path_of(t);
-  const auto it = scope.extra.find(path.peak_key);
-  if (it == scope.extra.end()) {
-    throw usage_error("device '" + d.id + "' has no " + std::string(to_string(t)) +
-                      " path: no peak '" + std::string(path.peak_key) + "' in " + d.origin +
-                      " (the hardware lacks that precision, or the device file does not state "
-                      "its peak); predict the kernel on a device that has it");
-  }
-  return it->second;
-}
-} // namespace
-
 prediction predict(const kernel_params& k, const device& d, bool one_core) {
   // A power-limited part runs below the clock its peaks hold at: the predicted time is at the
   // clock it sustains, the roof (a bound) at its peaks' clock.
@@ -406,7 +379,7 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
   const scope_peaks scope = peaks_of_scope(d, one_core);
   p.one_core = scope.one_core;
   const device_peaks& peak = scope.peaks;
-  p.T_op = peak_of(k.K_type, d, scope);
+  p.T_op = detail::peak_of(k.K_type, d, scope);
   p.B_mem = peak.dram_gbs;
   // The thesis's instruction-mix model prices SIMT instructions; a tensor kernel is held to the
   // plain roofline of its tensor path.
@@ -478,7 +451,7 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   const std::string type(to_string(k.simt_type));
   // Matrix-shaped work may run on the matrix units that compute its precision exactly, when
   // they are faster (rocBLAS runs fp32 GEMMs on CDNA's FP32 MFMA at twice the vector rate).
-  double simt_peak = peak_of(k.simt_type, d, scope);
+  double simt_peak = detail::peak_of(k.simt_type, d, scope);
   std::string simt_via;
   if (const auto mp = k.matrix ? exact_matrix_peak(k.simt_type, extra) : std::nullopt;
       mp && mp->gflops > simt_peak) {
@@ -504,7 +477,7 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   }
   for (const auto& [tensor_type, ops] : k.tensor_ops) {
     compute.push_back(
-        term(std::string(to_string(tensor_type)), ops, peak_of(tensor_type, d, scope)));
+        term(std::string(to_string(tensor_type)), ops, detail::peak_of(tensor_type, d, scope)));
   }
   const double t_compute = time_of(compute, !r.co_issue);
 
@@ -571,48 +544,6 @@ std::string limiter_text(const roof_bound& r) {
 double gated_time_s(const prediction& p) { return p.roof ? p.roof->time_s : p.predicted_time_s; }
 bound_class gated_bound(const prediction& p) { return p.roof ? p.roof->bound : p.bound; }
 double gated_ridge(const prediction& p) { return p.roof ? p.roof->O_ridge : p.O_dev; }
-
-device at_sm_clock(const device& d, double sm_clock_mhz) {
-  if (!d.sm_clock_mhz || !(*d.sm_clock_mhz > 0)) {
-    throw usage_error("device '" + d.id +
-                      "' does not say which SM clock its peaks hold at (sm_clock_mhz, "
-                      "boost_clock_mhz or clocks): its compute peaks cannot be scaled to "
-                      "another clock");
-  }
-  if (!std::isfinite(sm_clock_mhz) || !(sm_clock_mhz > 0)) {
-    std::ostringstream s;
-    s << "cannot scale device '" << d.id << "' to an SM clock of " << sm_clock_mhz
-      << " MHz: expected a clock > 0";
-    throw usage_error(s.str());
-  }
-  // Issue rates are per-clock rates x the SM clock, each from the clock its peak was measured
-  // at; DRAM and caches (the `gbs` rates) run on their own clocks, which the SM clock does not
-  // move.
-  device out = d;
-  const auto scaled = [&](std::string_view key, double value) {
-    return value * sm_clock_mhz / *peak_clock_mhz(d, key);
-  };
-  const auto scale_compute = [&](device_peaks& p) {
-    p.fp32_gflops = scaled("fp32_gflops", p.fp32_gflops);
-    p.fp64_gflops = scaled("fp64_gflops", p.fp64_gflops);
-    p.int_mad_gops = scaled("int_mad_gops", p.int_mad_gops);
-    p.int_add_gops = scaled("int_add_gops", p.int_add_gops);
-    p.ldst_ginst = scaled("ldst_ginst", p.ldst_ginst);
-  };
-  scale_compute(out.peaks);
-  if (out.one_core_peaks) {
-    scale_compute(*out.one_core_peaks);
-  }
-  for (auto& [key, value] : out.extra_peaks) {
-    if (key.find("gbs") == std::string::npos) {
-      value = scaled(key, value);
-    }
-  }
-  out.sm_clock_mhz = sm_clock_mhz;
-  out.sustained_clock_mhz.reset(); // the clock it runs at is now known
-  out.peak_clocks_mhz.clear(); // every peak now holds at the one clock
-  return out;
-}
 
 double prediction_error(double predicted_s, double measured_s) {
   return (predicted_s - measured_s) / measured_s;

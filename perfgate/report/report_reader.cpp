@@ -196,6 +196,170 @@ prediction read_prediction(const json_fields& f, bool with_roof) {
 }
 } // namespace
 
+namespace {
+
+void read_meta(const json_fields& meta, run_meta& out) {
+  out.perfgate_version = meta.string_or("perfgate_version", "");
+  out.command = meta.string_or("command", "");
+  out.timestamp = meta.string_or("timestamp", "");
+  out.host = meta.string_or("host", "");
+  if (meta.has("argv")) {
+    for (const auto& a : meta.array("argv")) {
+      out.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
+    }
+  }
+}
+
+void read_profile(const json_fields& prof, report& r) {
+  r.profile_file = prof.string_or("file", "");
+  r.profile_format = prof.string_or("format", "");
+  r.profile_device = prof.string_or("device", "");
+  r.profile_warp_size = static_cast<int>(prof.has("warp_size") ? prof.count("warp_size") : 32);
+  if (prof.has("local_device")) {
+    r.local_device = prof.string("local_device");
+  }
+}
+
+device read_device(const json_fields& d) {
+  device dev;
+  dev.id = d.string("id");
+  dev.name = d.string_or("name", dev.id);
+  dev.vendor = d.string_or("vendor", "");
+  dev.source = d.string_or("source", "");
+  dev.origin = d.string_or("origin", "");
+  if (d.has("peaks")) {
+    const auto pk = d.object("peaks");
+    dev.peaks = {pk.non_negative("fp32_gflops"),  pk.non_negative("fp64_gflops"),
+                 pk.non_negative("int_mad_gops"), pk.non_negative("int_add_gops"),
+                 pk.non_negative("ldst_ginst"),   pk.non_negative("dram_gbs")};
+    if (pk.has("dram_roof_gbs")) {
+      dev.peaks.dram_roof_gbs = pk.positive("dram_roof_gbs");
+    }
+  }
+  return dev;
+}
+
+measurement read_measurement(const json_fields& m) {
+  measurement meas;
+  meas.time_s = m.positive("time_s");
+  // Earlier reports wrote zeros for statistics nobody measured (samples 0).
+  const std::uint64_t samples = m.has("samples") ? m.count("samples") : 0;
+  if (samples > 0) {
+    meas.samples = samples;
+    if (m.has("median_s")) {
+      meas.stats = detail::read_duration_stats(m, detail::stats_fields::optional);
+    }
+  }
+  if (m.has("noise")) {
+    meas.noise = m.non_negative("noise");
+  }
+  meas.device = m.string_or("device", "");
+  if (m.has("sm_clock_mhz")) {
+    meas.sm_clock_mhz = m.positive("sm_clock_mhz");
+  }
+  if (m.has("clock_limits")) {
+    meas.clock_limits = m.strings("clock_limits");
+  }
+  return meas;
+}
+
+// The fields every statistical verdict shares (change, ab, confirmation); `ratio` is read in
+// between, as each writes it.
+template <class Verdict, class Ratio>
+Verdict read_statistical_verdict(const json_fields& c, const Ratio& ratio) {
+  Verdict v;
+  v.kind = change_kind(c);
+  v.beyond_allowed = c.boolean("beyond_allowed");
+  v.ratio = ratio(c);
+  v.allowed = c.positive("allowed");
+  v.confidence = c.fraction("confidence");
+  return v;
+}
+
+stats::change_verdict read_change(const json_fields& c) {
+  auto cv = read_statistical_verdict<stats::change_verdict>(c, time_ratio);
+  const auto mw = c.object("mann_whitney");
+  cv.test = {mw.non_negative("u"), mw.fraction("p_greater"), mw.fraction("p_less"),
+             mw.boolean("exact")};
+  cv.samples_to_settle = c.count("samples_to_settle");
+  return cv;
+}
+
+stats::ab_verdict read_ab(const json_fields& a) {
+  auto av = read_statistical_verdict<stats::ab_verdict>(a, time_ratio);
+  av.rounds = a.count("rounds");
+  av.rounds_to_settle = a.count("rounds_to_settle");
+  return av;
+}
+
+void read_confirmation(const json_fields& c, verdict& out) {
+  auto fv = read_statistical_verdict<stats::floor_verdict>(
+      c, [](const json_fields& f) { return f.positive("floor_ratio"); });
+  fv.base_floor = c.positive("base_floor");
+  fv.head_floor = c.positive("head_floor");
+  fv.base_runs = c.count("base_runs");
+  fv.head_runs = c.count("head_runs");
+  fv.p_within = c.fraction("p_within");
+  fv.false_alarm = c.fraction("false_alarm");
+  fv.runs_to_settle = c.count("runs_to_settle");
+  out.confirmation_runs = c.positive_arrays("efficiency_runs");
+  out.confirmation = fv;
+}
+
+verdict read_verdict(const json_fields& v) {
+  verdict out;
+  out.status = v.one_of("status", {verdict_status::pass, verdict_status::fail, verdict_status::warn,
+                                   verdict_status::skip});
+  for (const auto& reason : v.array("reasons")) {
+    out.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+  }
+  out.efficiency = optional_number(v, "efficiency");
+  out.baseline_efficiency = optional_number(v, "baseline_efficiency");
+  out.device = v.string_or("device", "");
+  if (v.has("change")) {
+    out.change = read_change(v.object("change"));
+  }
+  if (v.has("ab")) {
+    out.ab = read_ab(v.object("ab"));
+  }
+  if (v.has("confirmation")) {
+    read_confirmation(v.object("confirmation"), out);
+  }
+  return out;
+}
+
+kernel_report read_kernel(const json_fields& k, int schema_version) {
+  kernel_report kr;
+  kr.name = k.string("name");
+  kr.invocations = k.has("invocations") ? k.count("invocations") : 1;
+  if (k.has("skip_reason")) {
+    kr.skip_reason = k.string("skip_reason");
+    if (!k.raw().contains("params") || !k.raw().at("params").is_null() ||
+        !k.array("predictions").empty()) {
+      k.fail("params", "a kernel with a skip_reason was not predicted: expected params null "
+                       "and no predictions");
+    }
+  } else {
+    kr.params = read_params(k.object("params"));
+  }
+  if (k.has("measured")) {
+    kr.measured = read_measurement(k.object("measured"));
+  }
+  const auto& preds = k.array("predictions");
+  for (std::size_t j = 0; j < preds.size(); ++j) {
+    kr.predictions.push_back(
+        read_prediction(k.element(preds[j], j, "predictions"), schema_version >= 2));
+  }
+  kr.result = read_verdict(k.object("verdict"));
+  kr.origin = k.string_or("origin", "");
+  if (k.has("pipeline")) {
+    kr.pipeline = pipeline_from(k.object("pipeline"));
+  }
+  return kr;
+}
+
+} // namespace
+
 report report_from_json(std::string_view text, const std::string& file) {
   const nlohmann::json doc = json_fields::parse(text, file);
   const json_fields root(doc, file, "");
@@ -203,46 +367,14 @@ report report_from_json(std::string_view text, const std::string& file) {
   report r;
   r.schema_version = schema == report_schema ? 2 : 1;
   if (root.has("meta")) {
-    const auto meta = root.object("meta");
-    r.meta.perfgate_version = meta.string_or("perfgate_version", "");
-    r.meta.command = meta.string_or("command", "");
-    r.meta.timestamp = meta.string_or("timestamp", "");
-    r.meta.host = meta.string_or("host", "");
-    if (meta.has("argv")) {
-      for (const auto& a : meta.array("argv")) {
-        r.meta.argv.push_back(a.is_string() ? a.get<std::string>() : a.dump());
-      }
-    }
+    read_meta(root.object("meta"), r.meta);
   }
   if (root.has("profile")) {
-    const auto prof = root.object("profile");
-    r.profile_file = prof.string_or("file", "");
-    r.profile_format = prof.string_or("format", "");
-    r.profile_device = prof.string_or("device", "");
-    r.profile_warp_size = static_cast<int>(prof.has("warp_size") ? prof.count("warp_size") : 32);
-    if (prof.has("local_device")) {
-      r.local_device = prof.string("local_device");
-    }
+    read_profile(root.object("profile"), r);
   }
   const auto& devices = root.array("devices");
   for (std::size_t i = 0; i < devices.size(); ++i) {
-    const auto d = root.element(devices[i], i, "devices");
-    device dev;
-    dev.id = d.string("id");
-    dev.name = d.string_or("name", dev.id);
-    dev.vendor = d.string_or("vendor", "");
-    dev.source = d.string_or("source", "");
-    dev.origin = d.string_or("origin", "");
-    if (d.has("peaks")) {
-      const auto pk = d.object("peaks");
-      dev.peaks = {pk.non_negative("fp32_gflops"),  pk.non_negative("fp64_gflops"),
-                   pk.non_negative("int_mad_gops"), pk.non_negative("int_add_gops"),
-                   pk.non_negative("ldst_ginst"),   pk.non_negative("dram_gbs")};
-      if (pk.has("dram_roof_gbs")) {
-        dev.peaks.dram_roof_gbs = pk.positive("dram_roof_gbs");
-      }
-    }
-    r.devices.push_back(std::move(dev));
+    r.devices.push_back(read_device(root.element(devices[i], i, "devices")));
   }
   if (!root.has("profile") || !root.object("profile").raw().contains("local_device")) {
     r.local_device = local_device_named(r.profile_device, r.devices); // before perfgate 0.2
@@ -253,113 +385,7 @@ report report_from_json(std::string_view text, const std::string& file) {
   }
   const auto& kernels = root.array("kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto k = root.element(kernels[i], i, "kernels");
-    kernel_report kr;
-    kr.name = k.string("name");
-    kr.invocations = k.has("invocations") ? k.count("invocations") : 1;
-    if (k.has("skip_reason")) {
-      kr.skip_reason = k.string("skip_reason");
-      if (!k.raw().contains("params") || !k.raw().at("params").is_null() ||
-          !k.array("predictions").empty()) {
-        k.fail("params", "a kernel with a skip_reason was not predicted: expected params null "
-                         "and no predictions");
-      }
-    } else {
-      kr.params = read_params(k.object("params"));
-    }
-    if (k.has("measured")) {
-      const auto m = k.object("measured");
-      measurement meas;
-      meas.time_s = m.positive("time_s");
-      // Earlier reports wrote zeros for statistics nobody measured (samples 0).
-      const std::uint64_t samples = m.has("samples") ? m.count("samples") : 0;
-      if (samples > 0) {
-        meas.samples = samples;
-        if (m.has("median_s")) {
-          meas.stats = detail::read_duration_stats(m, detail::stats_fields::optional);
-        }
-      }
-      if (m.has("noise")) {
-        meas.noise = m.non_negative("noise");
-      }
-      meas.device = m.string_or("device", "");
-      if (m.has("sm_clock_mhz")) {
-        meas.sm_clock_mhz = m.positive("sm_clock_mhz");
-      }
-      if (m.has("clock_limits")) {
-        meas.clock_limits = m.strings("clock_limits");
-      }
-      kr.measured = meas;
-    }
-    const auto& preds = k.array("predictions");
-    for (std::size_t j = 0; j < preds.size(); ++j) {
-      kr.predictions.push_back(
-          read_prediction(k.element(preds[j], j, "predictions"), r.schema_version >= 2));
-    }
-    const auto v = k.object("verdict");
-    kr.result.status = v.one_of("status", {verdict_status::pass, verdict_status::fail,
-                                           verdict_status::warn, verdict_status::skip});
-    for (const auto& reason : v.array("reasons")) {
-      kr.result.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
-    }
-    kr.result.efficiency = optional_number(v, "efficiency");
-    kr.result.baseline_efficiency = optional_number(v, "baseline_efficiency");
-    kr.result.device = v.string_or("device", "");
-    if (v.has("change")) {
-      const auto c = v.object("change");
-      stats::change_verdict cv;
-      cv.kind = change_kind(c);
-      cv.beyond_allowed = c.boolean("beyond_allowed");
-      cv.ratio = time_ratio(c);
-      cv.allowed = c.positive("allowed");
-      cv.confidence = c.fraction("confidence");
-      const auto mw = c.object("mann_whitney");
-      cv.test = {mw.non_negative("u"), mw.fraction("p_greater"), mw.fraction("p_less"),
-                 mw.boolean("exact")};
-      cv.samples_to_settle = c.count("samples_to_settle");
-      kr.result.change = cv;
-    }
-    if (v.has("ab")) {
-      const auto a = v.object("ab");
-      stats::ab_verdict av;
-      av.kind = change_kind(a);
-      av.beyond_allowed = a.boolean("beyond_allowed");
-      av.ratio = time_ratio(a);
-      av.allowed = a.positive("allowed");
-      av.confidence = a.fraction("confidence");
-      av.rounds = a.count("rounds");
-      av.rounds_to_settle = a.count("rounds_to_settle");
-      kr.result.ab = av;
-    }
-    if (v.has("confirmation")) {
-      const auto c = v.object("confirmation");
-      stats::floor_verdict fv;
-      fv.kind = change_kind(c);
-      fv.beyond_allowed = c.boolean("beyond_allowed");
-      fv.ratio = c.positive("floor_ratio");
-      fv.base_floor = c.positive("base_floor");
-      fv.head_floor = c.positive("head_floor");
-      fv.allowed = c.positive("allowed");
-      fv.confidence = c.fraction("confidence");
-      fv.base_runs = c.count("base_runs");
-      fv.head_runs = c.count("head_runs");
-      fv.p_within = c.fraction("p_within");
-      fv.false_alarm = c.fraction("false_alarm");
-      fv.runs_to_settle = c.count("runs_to_settle");
-      const auto& runs = c.array("efficiency_runs");
-      for (std::size_t n = 0; n < runs.size(); ++n) {
-        const nlohmann::json holder = {{"samples", runs[n]}};
-        const detail::json_fields run(
-            holder, file, c.key_path("efficiency_runs") + "[" + std::to_string(n) + "]");
-        kr.result.confirmation_runs.push_back(run.positives("samples"));
-      }
-      kr.result.confirmation = fv;
-    }
-    kr.origin = k.string_or("origin", "");
-    if (k.has("pipeline")) {
-      kr.pipeline = pipeline_from(k.object("pipeline"));
-    }
-    r.kernels.push_back(std::move(kr));
+    r.kernels.push_back(read_kernel(root.element(kernels[i], i, "kernels"), r.schema_version));
   }
   return r;
 }

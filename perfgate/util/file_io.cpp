@@ -236,4 +236,15 @@ void write_file_atomically(const fs::path& file, std::string_view content) {
   write_files_atomically({{file, content}});
 }
 
+scratch_dir::scratch_dir(std::string_view prefix)
+    : m_path(fs::temp_directory_path() / (std::string(prefix) + std::to_string(::getpid()))) {
+  fs::remove_all(m_path);
+  fs::create_directories(m_path);
+}
+
+scratch_dir::~scratch_dir() {
+  std::error_code ec;
+  fs::remove_all(m_path, ec);
+}
+
 } // namespace perfgate

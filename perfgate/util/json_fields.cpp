@@ -209,6 +209,18 @@ std::vector<double> json_fields::positives(std::string_view key) const {
   return out;
 }
 
+std::vector<std::vector<double>> json_fields::positive_arrays(std::string_view key) const {
+  const auto& a = array(key);
+  std::vector<std::vector<double>> out;
+  out.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const nlohmann::json holder = {{"samples", a[i]}};
+    const json_fields element(holder, m_file, key_path(key) + "[" + std::to_string(i) + "]");
+    out.push_back(element.positives("samples"));
+  }
+  return out;
+}
+
 std::array<std::uint64_t, 3> json_fields::dim3(std::string_view key) const {
   const auto& a = array(key);
   if (a.size() != 3) {

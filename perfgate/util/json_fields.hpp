@@ -36,6 +36,9 @@ public:
   [[nodiscard]] const nlohmann::json& array(std::string_view key) const;
   [[nodiscard]] std::vector<std::string> strings(std::string_view key) const;  ///< string array
   [[nodiscard]] std::vector<double> positives(std::string_view key) const;     ///< numbers > 0
+  /// An array of arrays of numbers > 0 (runs of samples); a bad number is named as
+  /// `key[i].samples[j]`.
+  [[nodiscard]] std::vector<std::vector<double>> positive_arrays(std::string_view key) const;
   [[nodiscard]] std::array<std::uint64_t, 3> dim3(std::string_view key) const; ///< [x, y, z] > 0
   [[nodiscard]] json_fields element(const nlohmann::json& item, std::size_t index,
                                     std::string_view array_key) const;

@@ -107,4 +107,9 @@ std::vector<std::string> short_kernel_names(const std::vector<std::string>& full
   return names;
 }
 
+bool same_kernel(const std::string& profiled, const std::string& demangled) {
+  const auto base = [](const std::string& n) { return n.substr(0, n.find('(')); };
+  return profiled == demangled || base(profiled) == base(demangled);
+}
+
 } // namespace perfgate::detail

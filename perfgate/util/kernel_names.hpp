@@ -25,4 +25,8 @@ inline constexpr std::size_t k_short_name_max = 120;
 /// twice (a merged report's runners) keeps one.
 [[nodiscard]] std::vector<std::string> short_kernel_names(const std::vector<std::string>& full);
 
+/// Whether a profiled kernel is the (demangled) function `demangled`: the names agree, or their
+/// names before the parameter list do (profilers shorten or drop parameter lists).
+[[nodiscard]] bool same_kernel(const std::string& profiled, const std::string& demangled);
+
 } // namespace perfgate::detail

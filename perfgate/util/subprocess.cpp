@@ -275,35 +275,39 @@ int poll_ms_until(std::chrono::steady_clock::time_point t) {
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count();
   return static_cast<int>(std::min<long long>(left + 1, 60'000));
 }
-} // namespace
 
-process_result run_process(const std::vector<std::string>& argv, const process_options& options) {
-  if (argv.empty()) {
-    throw usage_error("no program to run");
-  }
-  const auto deadline = deadline_after(options.timeout_s);
-  const bool read_stderr = options.forward_stderr || options.on_stderr_line;
-  int out_pipe[2] = {-1, -1};
-  int err_pipe[2] = {-1, -1};
-  if ((options.capture_stdout && ::pipe2(out_pipe, O_CLOEXEC) != 0) ||
-      (read_stderr && ::pipe2(err_pipe, O_CLOEXEC) != 0)) {
+// The program's stdout and stderr pipes (-1 where not read); the parent's ends after start.
+struct child_pipes {
+  int out[2] = {-1, -1};
+  int err[2] = {-1, -1};
+};
+
+child_pipes open_pipes(bool capture_stdout, bool read_stderr) {
+  child_pipes p;
+  if ((capture_stdout && ::pipe2(p.out, O_CLOEXEC) != 0) ||
+      (read_stderr && ::pipe2(p.err, O_CLOEXEC) != 0)) {
     const int err = errno;
-    close_fd(out_pipe[0]);
-    close_fd(out_pipe[1]);
+    close_fd(p.out[0]);
+    close_fd(p.out[1]);
     throw target_error(std::string("cannot create a pipe: ") + std::strerror(err));
   }
+  return p;
+}
+
+// Forks the program into a process group of its own, its output into `pipes`.
+pid_t start_child(const std::vector<std::string>& argv, const process_options& options,
+                  child_pipes& pipes) {
   std::vector<char*> args;
   for (const auto& a : argv) {
     args.push_back(const_cast<char*>(a.c_str()));
   }
   args.push_back(nullptr);
 
-  const signal_watch signals;
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     const int err = errno;
-    for (int* fd : {&out_pipe[0], &out_pipe[1], &err_pipe[0], &err_pipe[1]}) {
+    for (int* fd : {&pipes.out[0], &pipes.out[1], &pipes.err[0], &pipes.err[1]}) {
       close_fd(*fd);
     }
     throw target_error(std::string("cannot start ") + argv[0] + ": " + std::strerror(err));
@@ -315,11 +319,11 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
       ::_exit(127);
     }
     reset_signals_in_child();
-    if (out_pipe[1] >= 0) {
-      ::dup2(out_pipe[1], STDOUT_FILENO);
+    if (pipes.out[1] >= 0) {
+      ::dup2(pipes.out[1], STDOUT_FILENO);
     }
-    if (err_pipe[1] >= 0) {
-      ::dup2(err_pipe[1], STDERR_FILENO);
+    if (pipes.err[1] >= 0) {
+      ::dup2(pipes.err[1], STDERR_FILENO);
     }
     for (const auto& [name, value] : options.environment) {
       ::setenv(name.c_str(), value.c_str(), 1);
@@ -330,19 +334,55 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
     ::_exit(127);
   }
   ::setpgid(pid, pid); // also here: the group exists before we may signal it
-  const watchdog guard(pid);
-  close_fd(out_pipe[1]);
-  close_fd(err_pipe[1]);
-  for (const int fd : {out_pipe[0], err_pipe[0]}) {
-    if (fd >= 0) {
-      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  return pid;
+}
+
+// The parent's side of the pipes: reads what they hold into the result as it comes.
+class output_reader {
+public:
+  output_reader(child_pipes& pipes, const process_options& options, process_result& result)
+      : m_pipes(pipes), m_options(options), m_result(result),
+        m_err_lines(options.on_stderr_line, result.last_stderr_line) {
+    close_fd(m_pipes.out[1]);
+    close_fd(m_pipes.err[1]);
+    for (const int fd : {m_pipes.out[0], m_pipes.err[0]}) {
+      if (fd >= 0) {
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+      }
     }
   }
+  // The open pipes, for poll().
+  [[nodiscard]] std::vector<int> open_fds() const {
+    std::vector<int> fds;
+    for (const int fd : {m_pipes.out[0], m_pipes.err[0]}) {
+      if (fd >= 0) {
+        fds.push_back(fd);
+      }
+    }
+    return fds;
+  }
+  // Reads what the pipes hold now.
+  void read_available() {
+    for (int* fd : {&m_pipes.out[0], &m_pipes.err[0]}) {
+      if (*fd >= 0) {
+        read_pipe(*fd);
+      }
+    }
+  }
+  // What is already written, not waiting for EOF; then the pipes are closed.
+  void finish() {
+    for (int* fd : {&m_pipes.out[0], &m_pipes.err[0]}) {
+      if (*fd >= 0) {
+        read_pipe(*fd);
+        close_fd(*fd);
+      }
+    }
+    m_err_lines.finish();
+  }
 
-  process_result result;
-  line_splitter err_lines(options.on_stderr_line, result.last_stderr_line);
-  // Reads what a pipe holds now; false at EOF.
-  const auto read_pipe = [&](int& fd) {
+private:
+  // Reads what a pipe holds now; closes it at EOF.
+  void read_pipe(int& fd) {
     char chunk[65536];
     for (;;) {
       const ssize_t got = ::read(fd, chunk, sizeof chunk);
@@ -356,31 +396,39 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
         return;
       }
       const std::string_view data(chunk, static_cast<std::size_t>(got));
-      if (&fd == &out_pipe[0]) {
-        result.stdout_text.append(data);
+      if (&fd == &m_pipes.out[0]) {
+        m_result.stdout_text.append(data);
       } else {
-        if (options.forward_stderr) {
+        if (m_options.forward_stderr) {
           write_all(STDERR_FILENO, data);
         }
-        err_lines.add(data);
+        m_err_lines.add(data);
       }
     }
-  };
+  }
+
+  child_pipes& m_pipes;
+  const process_options& m_options;
+  process_result& m_result;
+  line_splitter m_err_lines;
+};
+
+// Reads the program's output until it exits: a forwarded signal gets it a grace period, the
+// timeout a SIGKILL.
+void supervise(pid_t pid, std::chrono::steady_clock::time_point deadline, output_reader& reader,
+               process_result& result) {
   const auto exited = [&] {
     siginfo_t info{};
     return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
            info.si_pid == pid;
   };
-
   auto kill_at = std::chrono::steady_clock::time_point::max(); // after a forwarded signal
   while (!exited()) {
     pollfd fds[3];
     nfds_t n = 0;
     fds[n++] = {g_signal_pipe[0], POLLIN, 0};
-    for (const int fd : {out_pipe[0], err_pipe[0]}) {
-      if (fd >= 0) {
-        fds[n++] = {fd, POLLIN, 0};
-      }
+    for (const int fd : reader.open_fds()) {
+      fds[n++] = {fd, POLLIN, 0};
     }
     // SIGCHLD wakes the poll through the self-pipe; once the timeout has fired, only that.
     const auto next = std::min(result.timed_out ? kill_at : deadline, kill_at);
@@ -392,11 +440,7 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
         kill_at = std::chrono::steady_clock::now() + k_interrupt_grace;
       }
     }
-    for (int* fd : {&out_pipe[0], &err_pipe[0]}) {
-      if (*fd >= 0) {
-        read_pipe(*fd);
-      }
-    }
+    reader.read_available();
     const auto now = std::chrono::steady_clock::now();
     if (now >= deadline && !result.timed_out && result.interrupted_by == 0) {
       result.timed_out = true;
@@ -407,16 +451,10 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
       ::kill(-pid, SIGKILL);
     }
   }
-  // The program is a zombie, so its group id is still its own: stop what it left running.
-  ::kill(-pid, SIGKILL);
-  for (int* fd : {&out_pipe[0], &err_pipe[0]}) {
-    if (*fd >= 0) {
-      read_pipe(*fd); // what is already written; not waiting for EOF
-      close_fd(*fd);
-    }
-  }
-  err_lines.finish();
+}
 
+// The exited program's status into the result.
+void reap(pid_t pid, process_result& result) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -429,6 +467,27 @@ process_result run_process(const std::vector<std::string>& argv, const process_o
   if (result.timed_out) {
     result.signal = 0;
   }
+}
+} // namespace
+
+process_result run_process(const std::vector<std::string>& argv, const process_options& options) {
+  if (argv.empty()) {
+    throw usage_error("no program to run");
+  }
+  const auto deadline = deadline_after(options.timeout_s);
+  const bool read_stderr = options.forward_stderr || options.on_stderr_line;
+  child_pipes pipes = open_pipes(options.capture_stdout, read_stderr);
+
+  const signal_watch signals;
+  const pid_t pid = start_child(argv, options, pipes);
+  const watchdog guard(pid);
+  process_result result;
+  output_reader reader(pipes, options, result);
+  supervise(pid, deadline, reader, result);
+  // The program is a zombie, so its group id is still its own: stop what it left running.
+  ::kill(-pid, SIGKILL);
+  reader.finish();
+  reap(pid, result);
   if (result.interrupted_by != 0) { // perfgate is asked to stop: no caller goes on from here
     throw target_error(argv[0] + " " + result.describe() + " and stopped it");
   }

@@ -3,6 +3,8 @@
 
 #include <perfgate/version.hpp>
 
+#include "util/demangle.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -11,20 +13,11 @@
 #include <fstream>
 #include <memory>
 
-#include <cxxabi.h>
 #include <unistd.h>
 
 namespace perfgate::cupti {
 
-std::string demangle(const char* symbol) {
-  if (symbol == nullptr) {
-    return "(unnamed kernel)";
-  }
-  int status = 0;
-  const std::unique_ptr<char, decltype(&std::free)> out(
-      abi::__cxa_demangle(symbol, nullptr, nullptr, &status), &std::free);
-  return status == 0 && out ? std::string(out.get()) : std::string(symbol);
-}
+std::string demangle(const char* symbol) { return detail::demangle(symbol); }
 
 std::vector<std::string> clock_limit_names(std::uint64_t mask) {
   // nvml.h: nvmlClocksEventReason* (formerly nvmlClocksThrottleReason*), same bit values.

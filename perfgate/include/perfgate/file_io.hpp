@@ -45,4 +45,18 @@ void create_parent_directories(const std::filesystem::path& file);
 /// a reader sees the old file or the whole new one. Throws input_error naming either file.
 void copy_executable(const std::filesystem::path& from, const std::filesystem::path& to);
 
+/// A folder of this process's own in the system's temporary folder, `<tmp>/<prefix><pid>`:
+/// emptied when made, removed with what it holds when it goes (a profiler's output files).
+class scratch_dir {
+public:
+  explicit scratch_dir(std::string_view prefix);
+  scratch_dir(const scratch_dir&) = delete;
+  scratch_dir& operator=(const scratch_dir&) = delete;
+  ~scratch_dir();
+  [[nodiscard]] const std::filesystem::path& path() const { return m_path; }
+
+private:
+  std::filesystem::path m_path;
+};
+
 } // namespace perfgate

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <perfgate/hull.hpp>
+#include <perfgate/writers.hpp>
 
 #include <optional>
 #include <string>
@@ -26,11 +27,15 @@ struct document {
   std::vector<application_prediction> app_predictions;
 };
 
-[[nodiscard]] std::string to_text(const document& doc);
-[[nodiscard]] std::string to_json(const document& doc); ///< `perfgate-hull/1`
-[[nodiscard]] std::string to_markdown(const document& doc);
+[[nodiscard]] std::string hull_to_text(const document& doc);
+[[nodiscard]] std::string hull_to_json(const document& doc); ///< `perfgate-hull/1`
+[[nodiscard]] std::string hull_to_markdown(const document& doc);
 /// The bands of every device next to each other on one logarithmic time axis, with the floors.
-[[nodiscard]] std::string to_svg(const document& doc);
+[[nodiscard]] std::string hull_to_svg(const document& doc);
+
+using hull_writer = format_writer<document>;
+/// Every format of `perfgate hull` (text, json, md, svg), as report_writers() for a report.
+[[nodiscard]] const std::vector<hull_writer>& hull_writers();
 
 /// Table 1 (and the case study's Y-projection): text or JSON.
 [[nodiscard]] std::string classes_to_text();

@@ -6,6 +6,9 @@
 /// lists for the paper's Algorithm 1. Times are in cycles of the compute unit's clock.
 #pragma once
 
+#include <perfgate/device.hpp>
+#include <perfgate/profile.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -169,4 +172,26 @@ latencies_from_json(std::string_view text, const std::string& file);
 /// `n` dependent instructions of latency `l` on pipeline `pipe` (the micro-benchmark's chain).
 [[nodiscard]] idg dependent_chain(const latency& l, std::uint64_t n, unit pipe = unit::alu);
 
+/// The warps of one group of `threads` threads (NVIDIA: 32 lanes).
+[[nodiscard]] std::uint64_t warps_of(std::uint64_t threads);
+
+/// The resident groups of a perfgate-idg/1 graph's launch: from its arch and resources
+/// (`perfgate pipeline idg`), `threads_per_group` and the launch's dynamic shared memory.
+[[nodiscard]] occupancy graph_occupancy(const std::string& idg_text, const std::string& file,
+                                        std::uint64_t threads_per_group,
+                                        std::uint64_t dynamic_shared);
+
 } // namespace perfgate::pipeline
+
+namespace perfgate {
+
+/// `run --idg FILE... --latencies FILE`: each graph's kernel of the profile simulated at its
+/// launch (grid, block) on the local device's compute units, at the occupancy its registers and
+/// shared memory allow, in order with 4 dispatches per cycle; by kernel name. A graph whose
+/// kernel is not in the profile is an error; a kernel without its launch configuration is
+/// left out, saying so on stderr.
+[[nodiscard]] std::map<std::string, pipeline::launch_estimate, std::less<>>
+pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
+                   const profile& p, const device& local);
+
+} // namespace perfgate

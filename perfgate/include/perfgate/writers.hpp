@@ -2,9 +2,12 @@
 /// \file
 /// A report's output formats, in one registry: the CLI's `--format` choices and help, the docs'
 /// table of formats and the writers' golden-file tests all come from report_writers(). A new
-/// format is one more entry there (docs/architecture.md).
+/// format is one more entry there (docs/architecture.md). The hull's documents
+/// (<perfgate/hull_report.hpp>) and the history's trends have registries of the same
+/// format_writer, and their functions the same names: DOCUMENT_to_FORMAT.
 #pragma once
 
+#include <perfgate/error.hpp>
 #include <perfgate/report.hpp>
 
 #include <cstddef>
@@ -22,13 +25,46 @@ struct writer_options {
   std::size_t kernel_index = 0; ///< quadrant: the kernel drawn (on every device)
 };
 
-struct report_writer {
+/// One output format of a `Document`: an entry of its registry.
+template <class Document, class... Options> struct format_writer {
   std::string_view name;        ///< what `--format` takes ("md")
   std::string_view alias;       ///< another name it takes ("markdown"), or empty
   std::string_view extension;   ///< of the file it is usually written to (".md")
   std::string_view description; ///< one line for `--help` and docs/formats.md
-  std::string (*render)(const report&, const writer_options&);
+  std::string (*render)(const Document&, const Options&...);
 };
+
+/// The writer called `name` (its name or alias) in `writers`; throws usage_error listing every
+/// name.
+template <class Writer>
+[[nodiscard]] const Writer& find_writer(const std::vector<Writer>& writers, std::string_view name) {
+  std::string expected;
+  for (std::size_t i = 0; i < writers.size(); ++i) {
+    if (writers[i].name == name || (!writers[i].alias.empty() && writers[i].alias == name)) {
+      return writers[i];
+    }
+    expected += std::string(i == 0                    ? ""
+                            : i + 1 == writers.size() ? " or "
+                                                      : ", ") +
+                std::string(writers[i].name);
+  }
+  throw usage_error("unknown format '" + std::string(name) + "': expected " + expected);
+}
+
+/// Every name (and alias) of `writers`, in their order: `--format`'s choices.
+template <class Writer>
+[[nodiscard]] std::vector<std::string> writer_names(const std::vector<Writer>& writers) {
+  std::vector<std::string> names;
+  for (const auto& w : writers) {
+    names.emplace_back(w.name);
+    if (!w.alias.empty()) {
+      names.emplace_back(w.alias);
+    }
+  }
+  return names;
+}
+
+using report_writer = format_writer<report, writer_options>;
 
 /// Every writer, in the order help lists them.
 [[nodiscard]] const std::vector<report_writer>& report_writers();

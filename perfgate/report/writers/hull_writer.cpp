@@ -125,7 +125,7 @@ detail::table app_table(const document& doc) {
 
 } // namespace
 
-std::string to_json(const document& doc) {
+std::string hull_to_json(const document& doc) {
   ordered_json j{{"schema", hull_schema}};
   if (doc.app) {
     j["application"] = {{"file", doc.app_file},
@@ -190,7 +190,7 @@ std::string to_json(const document& doc) {
   return j.dump(2) + "\n";
 }
 
-std::string to_text(const document& doc) {
+std::string hull_to_text(const document& doc) {
   std::string s;
   if (doc.app) {
     s += "application " + (doc.app->name.empty() ? doc.app_file : doc.app->name) + " (" +
@@ -224,7 +224,7 @@ std::string to_text(const document& doc) {
   return s;
 }
 
-std::string to_markdown(const document& doc) {
+std::string hull_to_markdown(const document& doc) {
   std::string s;
   if (doc.app) {
     s += "### Boat hull: " +
@@ -245,7 +245,7 @@ std::string to_markdown(const document& doc) {
   return s;
 }
 
-std::string to_svg(const document& doc) {
+std::string hull_to_svg(const document& doc) {
   namespace svg = detail::svg;
   // One row per device (class) or per device and primitive (application): a bar lo..hi on a
   // logarithmic time axis, ticks at the floors.
@@ -334,6 +334,16 @@ std::string classes_to_json() {
     rows.push_back(row_json(r));
   }
   return ordered_json{{"schema", hull_classes_schema}, {"classes", rows}}.dump(2) + "\n";
+}
+
+const std::vector<hull_writer>& hull_writers() {
+  static const std::vector<hull_writer> writers = {
+      {"text", "", ".txt", "tables for a terminal", hull_to_text},
+      {"json", "", ".json", "perfgate-hull/1", hull_to_json},
+      {"md", "", ".md", "GitHub-flavoured Markdown", hull_to_markdown},
+      {"svg", "", ".svg", "every device's band on one time axis", hull_to_svg},
+  };
+  return writers;
 }
 
 } // namespace perfgate::hull

@@ -44,18 +44,7 @@ std::string report_writer_help() {
 }
 
 const report_writer& find_report_writer(std::string_view name) {
-  std::string expected;
-  const auto& writers = report_writers();
-  for (std::size_t i = 0; i < writers.size(); ++i) {
-    if (writers[i].name == name || (!writers[i].alias.empty() && writers[i].alias == name)) {
-      return writers[i];
-    }
-    expected += std::string(i == 0                    ? ""
-                            : i + 1 == writers.size() ? " or "
-                                                      : ", ") +
-                std::string(writers[i].name);
-  }
-  throw usage_error("unknown format '" + std::string(name) + "': expected " + expected);
+  return find_writer(report_writers(), name);
 }
 
 std::string render_report(const report& r, std::string_view name, const writer_options& options) {
