@@ -399,8 +399,9 @@ struct latency_evidence {
   std::optional<double> per_invocation_s;
   bool by_duration = false; // no model, and under the floor
 
-  latency_evidence(const kernel_report& k, const gate_policy& policy) {
-    if (const auto e = policy.pipeline.find(k.name); e != policy.pipeline.end()) {
+  latency_evidence(const kernel_report& k, const gate_policy& policy,
+                   const gate_measurements& measured) {
+    if (const auto e = measured.pipeline.find(k.name); e != measured.pipeline.end()) {
       model = &e->second;
     }
     if (k.measured && k.measured->time_s > 0) {
@@ -413,7 +414,8 @@ struct latency_evidence {
 // run's samples, and, where the gate measured an AMBIGUOUS kernel again (confirmation runs),
 // the floor rule over all its runs, which then decides. Then what else moved: clocks, work.
 void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
-                             const gate_policy& policy, const std::string& on, verdict& v,
+                             const gate_policy& policy, const gate_measurements& measured,
+                             const std::string& on, verdict& v,
                              std::vector<std::string>& failures,
                              std::vector<std::string>& warnings, std::vector<std::string>& notes) {
   detail::efficiency_sides base{*b.efficiency, b.efficiency_runs, std::nullopt};
@@ -423,14 +425,14 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
   if (b.W_comp > 0 || b.W_traf > 0) {
     base.work = detail::work_numbers{b.W_comp, b.W_traf};
   }
-  const std::string against = "the baseline " + policy.base->source;
+  const std::string against = "the baseline " + measured.base->source;
   auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
                                          policy.confidence, on, against);
   v.change = judged.change;
   v.confirmation.reset();
   v.confirmation_runs.clear();
-  const auto more = policy.confirmation_runs.find(k.name);
-  if (more != policy.confirmation_runs.end() && !more->second.empty() && !base.runs.empty() &&
+  const auto more = measured.confirmation_runs.find(k.name);
+  if (more != measured.confirmation_runs.end() && !more->second.empty() && !base.runs.empty() &&
       !head.runs.front().empty()) {
     head.runs.insert(head.runs.end(), more->second.begin(), more->second.end());
     judged = detail::judge_confirmed(base, head, policy.max_efficiency_drop, policy.confidence,
@@ -438,8 +440,8 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
     v.confirmation = judged.confirmation;
     v.confirmation_runs = more->second;
   }
-  const auto ab = policy.ab_runs.find(k.name);
-  if (ab != policy.ab_runs.end() && !ab->second.base.empty()) {
+  const auto ab = measured.ab_runs.find(k.name);
+  if (ab != measured.ab_runs.end() && !ab->second.base.empty()) {
     // The stored runs flagged it; the build they were measured with, run alternately with this
     // one in one session, decides (a stored baseline carries its session's speed).
     std::vector<std::string> flagged = judged.failures;
@@ -456,7 +458,7 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
         std::pair{&judged.notes, &notes}}) {
     to->insert(to->end(), from->begin(), from->end());
   }
-  for (auto& w : clock_differences(b, k, policy.base->source)) {
+  for (auto& w : clock_differences(b, k, measured.base->source)) {
     warnings.push_back(std::move(w));
   }
   if (base.work && detail::work_changed(*base.work, *head.work)) {
@@ -468,7 +470,7 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
 
 } // namespace
 
-void apply_gate(report& r, const gate_policy& policy) {
+void apply_gate(report& r, const gate_policy& policy, const gate_measurements& measured) {
   if (r.devices.empty()) {
     throw usage_error("devices", "no device to gate against: the first is the local device");
   }
@@ -496,7 +498,7 @@ void apply_gate(report& r, const gate_policy& policy) {
     const prediction& p = k.predictions.front();
     const std::string on = " on " + local;
 
-    const latency_evidence latency(k, policy);
+    const latency_evidence latency(k, policy, measured);
     const pipeline::launch_estimate* model = latency.model;
     if (k.measured && k.measured->time_s > 0) {
       const double e = gated_time_s(p) / k.measured->time_s;
@@ -611,11 +613,11 @@ void apply_gate(report& r, const gate_policy& policy) {
       }
     }
 
-    if (policy.base) {
-      const baseline_kernel* b = policy.base->find(k.name, local, r.meta.host);
+    if (measured.base) {
+      const baseline_kernel* b = measured.base->find(k.name, local, r.meta.host);
       if (b == nullptr) {
-        const auto elsewhere = policy.base->devices_of(k.name);
-        warnings.push_back("not in the baseline " + policy.base->source +
+        const auto elsewhere = measured.base->devices_of(k.name);
+        warnings.push_back("not in the baseline " + measured.base->source +
                            (elsewhere.empty() ? std::string()
                                               : " for " + local + " (it holds this kernel on " +
                                                     detail::join(elsewhere, ", ") + ")"));
@@ -635,8 +637,8 @@ void apply_gate(report& r, const gate_policy& policy) {
             failures.push_back(what);
           }
         }
-        if (const auto now = policy.pipeline.find(k.name);
-            now != policy.pipeline.end() && b->latency_bound &&
+        if (const auto now = measured.pipeline.find(k.name);
+            now != measured.pipeline.end() && b->latency_bound &&
             *b->latency_bound != now->second.latency_bound) {
           const auto& e = now->second;
           const std::string what =
@@ -654,7 +656,7 @@ void apply_gate(report& r, const gate_policy& policy) {
         // Not an entry without a device (it stands for any): one of this device, maybe renamed.
         const bool own = !b->local_device.empty();
         if (b->efficiency && own && !comparable) {
-          warnings.push_back("the baseline " + policy.base->source +
+          warnings.push_back("the baseline " + measured.base->source +
                              " holds efficiencies against the model's predicted time (format "
                              "version 1), not against the roof: no efficiency-drop check; "
                              "accept a new baseline");
@@ -663,9 +665,20 @@ void apply_gate(report& r, const gate_policy& policy) {
           v.baseline_efficiency = b->efficiency;
         }
         if (b->efficiency && v.efficiency && own && comparable) {
-          judge_efficiency_change(k, *b, policy, on, v, failures, warnings, notes);
+          judge_efficiency_change(k, *b, policy, measured, on, v, failures, warnings, notes);
         }
       }
+    }
+
+    // perfgate ab: the session against the base build it was given is the kernel's change, and
+    // leads its reasons.
+    detail::efficiency_judgement lead;
+    if (const auto ab = measured.ab_runs.find(k.name);
+        !measured.base && v.efficiency && ab != measured.ab_runs.end() && !ab->second.base.empty()) {
+      lead = detail::judge_ab_runs(ab->second, policy.max_efficiency_drop, policy.confidence, on,
+                                   "the base build " + ab->second.base_name);
+      v.ab = lead.ab;
+      v.baseline_efficiency = 1 / stats::median(ab->second.base);
     }
 
     if (policy.hull && k.measured && k.measured->time_s > 0) {
@@ -678,11 +691,11 @@ void apply_gate(report& r, const gate_policy& policy) {
       notes.push_back(std::move(note));
     }
 
-    v.status = !failures.empty()   ? verdict_status::fail
-               : !warnings.empty() ? verdict_status::warn
+    v.status = !failures.empty() || !lead.failures.empty()   ? verdict_status::fail
+               : !warnings.empty() || !lead.warnings.empty() ? verdict_status::warn
                : v.efficiency      ? verdict_status::pass
                                    : verdict_status::skip;
-    for (auto* list : {&failures, &warnings, &notes}) {
+    for (auto* list : {&lead.failures, &lead.warnings, &lead.notes, &failures, &warnings, &notes}) {
       v.reasons.insert(v.reasons.end(), list->begin(), list->end());
     }
     k.result = std::move(v);

@@ -57,8 +57,9 @@ TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
   // 1e9 B at 20 GB/s: the roof is 50 ms; measured 62.5 ms -> efficiency 0.8.
   auto r = one_kernel(1e8, 1e9, 62.5e-3);
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.5;
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   const auto& v = r.kernels[0].result;
   EXPECT_EQ(v.status, perfgate::verdict_status::pass);
   EXPECT_DOUBLE_EQ(*v.efficiency, 0.8);
@@ -73,8 +74,9 @@ TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
 TEST(Gate, BelowMinimumFailsAndExplains) {
   auto r = one_kernel(1e8, 1e9, 0.25); // efficiency 0.2
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.5;
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(r).find("efficiency 0.20 below MIN_EFFICIENCY 0.50 on local-cpu: measured "
                             "250.000 ms, roof 50.000 ms"),
@@ -87,8 +89,9 @@ TEST(Gate, ShortKernelsOnlyWarn) {
   // 1e5 B at 20 GB/s: a 5 us bound; measured 8 us (efficiency 0.625 < 0.9) under the 10 us floor.
   auto r = one_kernel(1e4, 1e5, 8e-6);
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.9;
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_NE(reasons(r).find("latency-bound by duration: 8.000 us per invocation, under the "
                             "10.000 us threshold"),
@@ -103,9 +106,10 @@ TEST(Gate, ShortKernelsOnlyWarn) {
 
 TEST(Gate, ExpectedLatencyIsMetByDurationAndElseUnavailableNeverFailed) {
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.expect_latency = true;
   auto short_kernel = one_kernel(1e4, 1e5, 8e-6); // 8 us per invocation
-  perfgate::apply_gate(short_kernel, policy);
+  perfgate::apply_gate(short_kernel, policy, measured);
   EXPECT_EQ(short_kernel.kernels[0].result.status, perfgate::verdict_status::pass);
   EXPECT_NE(reasons(short_kernel)
                 .find("latency-bound as expected on local-cpu, by duration: 8.000 us per "
@@ -114,7 +118,7 @@ TEST(Gate, ExpectedLatencyIsMetByDurationAndElseUnavailableNeverFailed) {
             std::string::npos)
       << reasons(short_kernel);
   auto long_kernel = one_kernel(1e8, 1e9, 62.5e-3); // a streaming kernel: no guess either way
-  perfgate::apply_gate(long_kernel, policy);
+  perfgate::apply_gate(long_kernel, policy, measured);
   EXPECT_EQ(long_kernel.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_NE(reasons(long_kernel)
                 .find("expected latency-bound on local-cpu: the pipeline model's class is "
@@ -149,16 +153,17 @@ TEST(Gate, AboveTheRoofWithinTheAllowanceWarnsNamingTheStalePeak) {
 
 TEST(Gate, ExpectedClassFailsFarFromTheRidgeAndWarnsNearIt) {
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.expect_bound = perfgate::bound_class::compute;
   auto far = one_kernel(1e8, 1e9, 60e-3); // O_krn 0.1, O_dev 5
-  perfgate::apply_gate(far, policy);
+  perfgate::apply_gate(far, policy, measured);
   EXPECT_EQ(far.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(far).find("expected compute-bound on local-cpu, found memory-bound "
                               "(O_krn 0.100 <= O_ridge 5.000 op/B, limited by dram)"),
             std::string::npos)
       << reasons(far);
   auto near = one_kernel(4.8e9, 1e9, 60e-3); // O_krn 4.8: within 10% of 5
-  perfgate::apply_gate(near, policy);
+  perfgate::apply_gate(near, policy, measured);
   EXPECT_EQ(near.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_NE(reasons(near).find("within 10.00% of the ridge"), std::string::npos) << reasons(near);
 }
@@ -167,14 +172,15 @@ TEST(Gate, BaselineClassFlipAndEfficiencyDrop) {
   auto base_report = one_kernel(1e8, 1e9, 55e-3); // efficiency 0.91, memory-bound
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
 
   auto same = one_kernel(1e8, 1e9, 56e-3);
-  perfgate::apply_gate(same, policy);
+  perfgate::apply_gate(same, policy, measured);
   EXPECT_EQ(same.kernels[0].result.status, perfgate::verdict_status::pass) << reasons(same);
 
   auto slower = one_kernel(1e8, 1e9, 80e-3); // 0.909 -> 0.625: a 31% drop
-  perfgate::apply_gate(slower, policy);
+  perfgate::apply_gate(slower, policy, measured);
   EXPECT_EQ(slower.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(slower).find("efficiency dropped 31.25% vs the baseline base.json on local-cpu "
                                  "(0.91 -> 0.62), more than MAX_EFFICIENCY_DROP 10.0% (a point "
@@ -183,7 +189,7 @@ TEST(Gate, BaselineClassFlipAndEfficiencyDrop) {
       << reasons(slower);
 
   auto flipped = one_kernel(2e10, 1e9, 0.2); // O_krn 20 > 5: compute-bound now
-  perfgate::apply_gate(flipped, policy);
+  perfgate::apply_gate(flipped, policy, measured);
   EXPECT_EQ(flipped.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(flipped).find("class changed on local-cpu: memory-bound -> compute-bound"),
             std::string::npos)
@@ -191,7 +197,7 @@ TEST(Gate, BaselineClassFlipAndEfficiencyDrop) {
 
   auto renamed = one_kernel(1e8, 1e9, 56e-3);
   renamed.kernels[0].name = "BM_new";
-  perfgate::apply_gate(renamed, policy);
+  perfgate::apply_gate(renamed, policy, measured);
   EXPECT_EQ(renamed.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_NE(reasons(renamed).find("not in the baseline base.json"), std::string::npos);
 }
@@ -225,13 +231,14 @@ TEST(Gate, BaselineSamplesGiveAStatisticalVerdict) {
   auto base_report = sampled_kernel(1e9, around(62.5e-3)); // roof 50 ms: efficiency 0.8
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
-  ASSERT_EQ(policy.base->kernels[0].efficiency_runs.size(), 1U);
-  ASSERT_EQ(policy.base->kernels[0].efficiency_runs[0].size(), 10U);
-  EXPECT_NEAR(policy.base->kernels[0].efficiency_runs[0][1], 0.8 / 0.99, 1e-12);
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
+  ASSERT_EQ(measured.base->kernels[0].efficiency_runs.size(), 1U);
+  ASSERT_EQ(measured.base->kernels[0].efficiency_runs[0].size(), 10U);
+  EXPECT_NEAR(measured.base->kernels[0].efficiency_runs[0][1], 0.8 / 0.99, 1e-12);
 
   auto same = sampled_kernel(1e9, around(62.5e-3));
-  perfgate::apply_gate(same, policy);
+  perfgate::apply_gate(same, policy, measured);
   ASSERT_TRUE(same.kernels[0].result.change);
   EXPECT_EQ(same.kernels[0].result.change->kind, perfgate::stats::change::same);
   EXPECT_EQ(same.kernels[0].result.status, perfgate::verdict_status::pass);
@@ -244,7 +251,7 @@ TEST(Gate, BaselineSamplesGiveAStatisticalVerdict) {
       << reasons(same);
 
   auto slower = sampled_kernel(1e9, around(62.5e-3 * 1.2));
-  perfgate::apply_gate(slower, policy);
+  perfgate::apply_gate(slower, policy, measured);
   EXPECT_EQ(slower.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_TRUE(slower.kernels[0].result.change->beyond_allowed);
   EXPECT_NE(reasons(slower).find("SLOWER: efficiency 0.80 -> 0.67 vs the baseline base.json on "
@@ -257,13 +264,13 @@ TEST(Gate, BaselineSamplesGiveAStatisticalVerdict) {
       << reasons(slower);
 
   auto small = sampled_kernel(1e9, around(62.5e-3 * 1.05)); // real, but within the 10%
-  perfgate::apply_gate(small, policy);
+  perfgate::apply_gate(small, policy, measured);
   EXPECT_EQ(small.kernels[0].result.status, perfgate::verdict_status::pass) << reasons(small);
   EXPECT_NE(reasons(small).find("SLOWER, within MAX_EFFICIENCY_DROP 10.0%"), std::string::npos)
       << reasons(small);
 
   auto faster = sampled_kernel(1e9, around(62.5e-3 * 0.8));
-  perfgate::apply_gate(faster, policy);
+  perfgate::apply_gate(faster, policy, measured);
   EXPECT_EQ(faster.kernels[0].result.change->kind, perfgate::stats::change::faster);
   EXPECT_EQ(faster.kernels[0].result.status, perfgate::verdict_status::pass);
 }
@@ -272,14 +279,15 @@ TEST(Gate, AmbiguousWarnsAndSaysWhatWouldSettleIt) {
   auto base_report = sampled_kernel(1e9, around(62.5e-3));
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
   // 1.11x with a 10% spread: compatible with both less and more than the 1.111x allowed.
   std::vector<double> wide;
   for (double f : {0.9, 1.1, 0.95, 1.05, 1.0, 0.92, 1.08, 0.97, 1.03, 1.0}) {
     wide.push_back(62.5e-3 * 1.11 * f);
   }
   auto head = sampled_kernel(1e9, wide);
-  perfgate::apply_gate(head, policy);
+  perfgate::apply_gate(head, policy, measured);
   EXPECT_EQ(head.kernels[0].result.status, perfgate::verdict_status::warn) << reasons(head);
   EXPECT_EQ(head.kernels[0].result.change->kind, perfgate::stats::change::ambiguous);
   EXPECT_NE(reasons(head).find("AMBIGUOUS: efficiency 0.80 -> 0.72"), std::string::npos)
@@ -294,10 +302,11 @@ TEST(Gate, AChangeInWorkIsReportedWhateverTheTiming) {
   auto base_report = sampled_kernel(1e9, around(62.5e-3));
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
   // 38% more traffic in 38% more time: the efficiency is the same, the work is not.
   auto more = sampled_kernel(1.38e9, around(62.5e-3 * 1.38));
-  perfgate::apply_gate(more, policy);
+  perfgate::apply_gate(more, policy, measured);
   EXPECT_EQ(more.kernels[0].result.change->kind, perfgate::stats::change::same) << reasons(more);
   EXPECT_EQ(more.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_NE(reasons(more).find("the work changed vs the baseline base.json: W_traf +38.0% "
@@ -316,28 +325,29 @@ TEST(Gate, ABaselineOfSeveralRunsAllowsTheirSpread) {
     perfgate::apply_gate(runs.back(), {});
   }
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.max_efficiency_drop = 0.05;
-  policy.base = perfgate::baseline_from_reports(runs, "runs");
-  ASSERT_EQ(policy.base->kernels[0].efficiency_runs.size(), 3U);
-  EXPECT_NEAR(*policy.base->kernels[0].efficiency, 0.8 / 1.04, 1e-12); // the median run's
+  measured.base = perfgate::baseline_from_reports(runs, "runs");
+  ASSERT_EQ(measured.base->kernels[0].efficiency_runs.size(), 3U);
+  EXPECT_NEAR(*measured.base->kernels[0].efficiency, 0.8 / 1.04, 1e-12); // the median run's
 
   auto drifted = sampled_kernel(1e9, around(62.5e-3 * 1.08));
-  perfgate::apply_gate(drifted, policy);
+  perfgate::apply_gate(drifted, policy, measured);
   EXPECT_NE(drifted.kernels[0].result.status, perfgate::verdict_status::fail) << reasons(drifted);
   EXPECT_NE(reasons(drifted).find("(30 vs 10 samples, the baseline's from 3 runs)"),
             std::string::npos)
       << reasons(drifted);
-  perfgate::gate_policy one_run = policy;
+  perfgate::gate_measurements one_run = measured;
   one_run.base = perfgate::baseline_from_report(runs.front(), "run 1");
   auto same_drift = sampled_kernel(1e9, around(62.5e-3 * 1.08));
-  perfgate::apply_gate(same_drift, one_run);
+  perfgate::apply_gate(same_drift, policy, one_run);
   EXPECT_EQ(same_drift.kernels[0].result.status, perfgate::verdict_status::fail)
       << reasons(same_drift);
 
   // Three runs say little about how far a fourth may wander (Student's t with 2 degrees of
   // freedom): 25% past the median run is AMBIGUOUS, 50% fails.
   auto slower = sampled_kernel(1e9, around(62.5e-3 * 1.04 * 1.25));
-  perfgate::apply_gate(slower, policy);
+  perfgate::apply_gate(slower, policy, measured);
   EXPECT_EQ(slower.kernels[0].result.change->kind, perfgate::stats::change::ambiguous)
       << reasons(slower);
   EXPECT_NE(reasons(slower).find("the baseline's runs differ by more than the change: more "
@@ -345,7 +355,7 @@ TEST(Gate, ABaselineOfSeveralRunsAllowsTheirSpread) {
             std::string::npos)
       << reasons(slower);
   auto much_slower = sampled_kernel(1e9, around(62.5e-3 * 1.04 * 1.5));
-  perfgate::apply_gate(much_slower, policy);
+  perfgate::apply_gate(much_slower, policy, measured);
   EXPECT_EQ(much_slower.kernels[0].result.status, perfgate::verdict_status::fail)
       << reasons(much_slower);
 }
@@ -378,15 +388,16 @@ TEST(Gate, OneBaselineHoldsEachDevicesOwnRuns) {
   EXPECT_EQ(back.kernels[1].local_device, "slow-cpu");
 
   perfgate::gate_policy policy;
-  policy.base = back;
+  perfgate::gate_measurements measured;
+  measured.base = back;
   auto slow_ok = on_device("slow-cpu", 2, 125.5e-3); // 0.80 like its own runs: SAME
-  perfgate::apply_gate(slow_ok, policy);
+  perfgate::apply_gate(slow_ok, policy, measured);
   EXPECT_EQ(slow_ok.kernels[0].result.status, perfgate::verdict_status::pass) << reasons(slow_ok);
   EXPECT_NE(reasons(slow_ok).find("(20 vs 10 samples, the baseline's from 2 runs)"),
             std::string::npos)
       << reasons(slow_ok);
   auto new_runner = on_device("new-cpu", 1, 62.5e-3);
-  perfgate::apply_gate(new_runner, policy);
+  perfgate::apply_gate(new_runner, policy, measured);
   EXPECT_NE(reasons(new_runner)
                 .find("not in the baseline runners for new-cpu (it holds this "
                       "kernel on fast-cpu, slow-cpu)"),
@@ -404,9 +415,10 @@ TEST(Gate, SamplesWorkAndTheChangeSurviveJson) {
   EXPECT_EQ(back.kernels[0].W_comp, 1e8);
 
   perfgate::gate_policy policy;
-  policy.base = back;
+  perfgate::gate_measurements measured;
+  measured.base = back;
   auto slower = sampled_kernel(1e9, around(62.5e-3 * 1.2));
-  perfgate::apply_gate(slower, policy);
+  perfgate::apply_gate(slower, policy, measured);
   const auto read = perfgate::report_from_json(perfgate::report_to_json(slower), "r.json");
   const auto& c = read.kernels[0].result.change;
   ASSERT_TRUE(c);
@@ -423,19 +435,20 @@ TEST(Gate, ClocksThatDifferFromTheBaselinesAreWarnedAbout) {
       perfgate::predict_report(perfgate::test::clocked_kernel(1980, {}), {dev}, "", true);
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
   const auto back =
-      perfgate::baseline_from_json(perfgate::baseline_to_json(*policy.base), "base.json");
+      perfgate::baseline_from_json(perfgate::baseline_to_json(*measured.base), "base.json");
   ASSERT_TRUE(back.kernels[0].sm_clock_mhz);
   EXPECT_EQ(*back.kernels[0].sm_clock_mhz, 1980);
 
   auto same = perfgate::predict_report(perfgate::test::clocked_kernel(1975, {}), {dev}, "", true);
-  perfgate::apply_gate(same, policy);
+  perfgate::apply_gate(same, policy, measured);
   EXPECT_EQ(reasons(same).find("SM clock"), std::string::npos) << reasons(same); // within 2%
 
   auto held = perfgate::predict_report(perfgate::test::clocked_kernel(1410, {"sw_power_cap"}),
                                        {dev}, "", true);
-  perfgate::apply_gate(held, policy);
+  perfgate::apply_gate(held, policy, measured);
   EXPECT_NE(reasons(held).find("SM clock 1410 MHz vs 1980 MHz in the baseline base.json: the "
                                "times were taken at different clocks"),
             std::string::npos)
@@ -494,8 +507,9 @@ perfgate::report clocked(std::optional<double> clock_mhz, std::vector<std::strin
 TEST(Gate, ClockScaleAndLimitsAreExplained) {
   auto r = clocked(1410, {"sw_power_cap", "hw_thermal_slowdown"});
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.5;
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   const auto all = reasons(r);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass) << all;
   // 1e12 flop at 66908.16 x 1410 / 1980 GFLOPS: 20.988 ms bound, efficiency 0.84.
@@ -512,7 +526,7 @@ TEST(Gate, ClockScaleAndLimitsAreExplained) {
   // A report read back from JSON has no device clock: the scale recovers it.
   r = clocked(1410, {});
   r.devices[0].sm_clock_mhz.reset();
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   EXPECT_NE(reasons(r).find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's "
                             "peaks: compute roof scaled by 0.712"),
             std::string::npos)
@@ -522,10 +536,11 @@ TEST(Gate, ClockScaleAndLimitsAreExplained) {
 
 TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.5;
   // At the peaks' own clock: no scale and no clock line, but the limits are still told.
   auto r = clocked(1980, {"sw_power_cap"});
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   EXPECT_FALSE(r.kernels[0].predictions[0].clock_scale);
   EXPECT_EQ(reasons(r).find("SM clock"), std::string::npos);
   EXPECT_NE(reasons(r).find("clocks held down by: sw_power_cap"), std::string::npos);
@@ -533,7 +548,7 @@ TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
 
   // The same kernel without any clock data gets the same verdict.
   auto plain = clocked(std::nullopt, {});
-  perfgate::apply_gate(plain, policy);
+  perfgate::apply_gate(plain, policy, measured);
   EXPECT_EQ(plain.kernels[0].result.status, r.kernels[0].result.status);
   EXPECT_EQ(plain.kernels[0].result.efficiency, r.kernels[0].result.efficiency);
   EXPECT_EQ(reasons(plain).find("clock"), std::string::npos);
@@ -541,7 +556,7 @@ TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
   // A failure stays a failure, with the clock explanation after it.
   policy.min_efficiency = 0.9;
   r = clocked(1410, {"hw_thermal_slowdown"});
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   ASSERT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_EQ(r.kernels[0].result.reasons.front().rfind("efficiency 0.84 below MIN_EFFICIENCY", 0),
             0U);
@@ -567,9 +582,10 @@ TEST(Gate, AFormatOneBaselineIsNotComparedForEfficiency) {
   auto legacy = perfgate::baseline_from_report(base_report, "old.json");
   legacy.kernels[0].against_roof = false; // as read from perfgate-baseline/1
   perfgate::gate_policy policy;
-  policy.base = legacy;
+  perfgate::gate_measurements measured;
+  measured.base = legacy;
   auto slower = one_kernel(1e8, 1e9, 80e-3); // a 31% drop, if the two were comparable
-  perfgate::apply_gate(slower, policy);
+  perfgate::apply_gate(slower, policy, measured);
   EXPECT_EQ(slower.kernels[0].result.status, perfgate::verdict_status::warn) << reasons(slower);
   EXPECT_NE(reasons(slower).find("efficiencies against the model's predicted time (format "
                                  "version 1)"),
@@ -598,12 +614,13 @@ TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
   // Roof 50 ms; measured 62.5 ms (0.80 of the roof). The model: 25 ms per launch.
   const auto model = estimate(25e-3, true, 0.3, 2, "registers", perfgate::pipeline::unit::gmem);
   perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
   policy.min_efficiency = 0.5;
   policy.expect_latency = true;
-  policy.pipeline["BM_kernel"] = model;
+  measured.pipeline["BM_kernel"] = model;
   // Latency-bound by the model: MIN_EFFICIENCY holds against its 25 ms (0.40), not the roof.
   auto r = one_kernel(1e8, 1e9, 62.5e-3);
-  perfgate::apply_gate(r, policy);
+  perfgate::apply_gate(r, policy, measured);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(r).find("efficiency 0.40 against the pipeline model's 25.000 ms on local-cpu; "
                             "latency-bound by the pipeline model: utilisation 0.30 of gmem (theta "
@@ -614,10 +631,10 @@ TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
   EXPECT_NE(reasons(r).find("latency-bound as expected on local-cpu"), std::string::npos);
   // Throughput-bound by the model: the roof's efficiency decides (0.80 passes), and a kernel
   // expected latency-bound fails, whatever its duration.
-  policy.pipeline["BM_kernel"].latency_bound = false;
-  policy.pipeline["BM_kernel"].utilisation = 0.95;
+  measured.pipeline["BM_kernel"].latency_bound = false;
+  measured.pipeline["BM_kernel"].utilisation = 0.95;
   auto t = one_kernel(1e8, 1e9, 62.5e-3);
-  perfgate::apply_gate(t, policy);
+  perfgate::apply_gate(t, policy, measured);
   EXPECT_EQ(t.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(t).find("expected latency-bound on local-cpu, found throughput-bound by the "
                             "pipeline model: utilisation 0.95"),
@@ -628,10 +645,10 @@ TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
 
 TEST(Gate, AKernelTurningLatencyBoundAfterAnOccupancyDropIsAClassChange) {
   const auto before = estimate(40e-3, false, 0.9, 8, "warps", perfgate::pipeline::unit::alu);
-  perfgate::gate_policy first;
+  perfgate::gate_measurements first;
   first.pipeline["BM_kernel"] = before;
   auto base_run = one_kernel(1e8, 1e9, 62.5e-3);
-  perfgate::apply_gate(base_run, first);
+  perfgate::apply_gate(base_run, {}, first);
   // Through JSON, as `perfgate baseline accept` reads the report and a later run the baseline.
   const auto back = perfgate::report_from_json(perfgate::report_to_json(base_run), "base.json");
   ASSERT_TRUE(back.kernels[0].pipeline);
@@ -643,11 +660,11 @@ TEST(Gate, AKernelTurningLatencyBoundAfterAnOccupancyDropIsAClassChange) {
 
   // More registers: 2 groups resident, too few warps to hide latency.
   const auto after = estimate(40e-3, true, 0.3, 2, "registers", perfgate::pipeline::unit::alu);
-  perfgate::gate_policy second;
+  perfgate::gate_measurements second;
   second.base = base;
   second.pipeline["BM_kernel"] = after;
   auto r = one_kernel(1e8, 1e9, 62.5e-3);
-  perfgate::apply_gate(r, second);
+  perfgate::apply_gate(r, {}, second);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
   EXPECT_NE(reasons(r).find("class changed on local-cpu by the pipeline model: throughput-bound "
                             "-> latency-bound, resident groups 8 (limited by warps) -> 2 (limited "
@@ -658,7 +675,7 @@ TEST(Gate, AKernelTurningLatencyBoundAfterAnOccupancyDropIsAClassChange) {
   second.base = perfgate::baseline_from_report(r, "r.json");
   second.pipeline["BM_kernel"] = before;
   auto again = one_kernel(1e8, 1e9, 62.5e-3);
-  perfgate::apply_gate(again, second);
+  perfgate::apply_gate(again, {}, second);
   EXPECT_NE(reasons(again).find("latency-bound -> throughput-bound, resident groups 2"),
             std::string::npos);
   EXPECT_EQ(again.kernels[0].result.status, perfgate::verdict_status::pass);
@@ -672,10 +689,11 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
   auto base_report = sampled_kernel(1e9, around(62.5e-3)); // roof 50 ms: efficiency 0.8
   perfgate::apply_gate(base_report, {});
   perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_report(base_report, "base.json");
-  policy.base->build = perfgate::stored_build{"base.build/bench", "0123456789abcdef"};
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
+  measured.base->build = perfgate::stored_build{"base.build/bench", "0123456789abcdef"};
   auto head = sampled_kernel(1e9, around(62.5e-3 * 1.2));
-  perfgate::apply_gate(head, policy);
+  perfgate::apply_gate(head, policy, measured);
   ASSERT_EQ(head.kernels[0].result.status, perfgate::verdict_status::fail); // the stored runs
 
   perfgate::interleaved_runs same{"base.build/bench", {}, {}, {}, {}};
@@ -683,8 +701,8 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
     same.base.push_back(1.5 * (1 + 0.001 * round));
     same.head.push_back(1.5 * (1 + 0.001 * (5 - round)));
   }
-  policy.ab_runs["BM_kernel"] = same;
-  perfgate::apply_gate(head, policy);
+  measured.ab_runs["BM_kernel"] = same;
+  perfgate::apply_gate(head, policy, measured);
   const auto& v = head.kernels[0].result;
   EXPECT_EQ(v.status, perfgate::verdict_status::pass) << reasons(head);
   ASSERT_TRUE(v.ab);
@@ -701,8 +719,8 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
   for (auto& t : slower.head) {
     t *= 1.2;
   }
-  policy.ab_runs["BM_kernel"] = slower;
-  perfgate::apply_gate(head, policy);
+  measured.ab_runs["BM_kernel"] = slower;
+  perfgate::apply_gate(head, policy, measured);
   EXPECT_EQ(head.kernels[0].result.status, perfgate::verdict_status::fail) << reasons(head);
   EXPECT_EQ(head.kernels[0].result.ab->kind, perfgate::stats::change::slower);
 }
