@@ -286,6 +286,21 @@ report report_from_json(std::string_view text, const std::string& file) {
     for (const auto& reason : v.array("reasons")) {
       kr.result.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
     }
+    if (v.has("findings")) {
+      const auto& findings = v.array("findings");
+      for (std::size_t n = 0; n < findings.size(); ++n) {
+        const auto f = v.element(findings[n], n, "findings");
+        finding one;
+        one.code = f.string("code");
+        one.severity = f.one_of("severity", {verdict_status::pass, verdict_status::fail,
+                                             verdict_status::warn, verdict_status::skip});
+        const auto values = f.object("numbers");
+        for (const auto& [name, value] : values.raw().items()) {
+          one.numbers[name] = values.number(name);
+        }
+        kr.result.findings.push_back(std::move(one));
+      }
+    }
     kr.result.efficiency = optional_number(v, "efficiency");
     kr.result.baseline_efficiency = optional_number(v, "baseline_efficiency");
     kr.result.device = v.string_or("device", "");
