@@ -6,18 +6,12 @@
 
 #include "decide/ab_session.hpp"
 
+#include "test_cpu.hpp"
+
 #include <gtest/gtest.h>
 
 namespace {
-perfgate::device cpu() {
-  perfgate::device d;
-  d.id = "local-cpu";
-  d.name = "test CPU";
-  d.kind = "cpu";
-  d.source = "measured";
-  d.peaks = {200.0, 100.0, 100.0, 100.0, 100.0, 20.0};
-  return d;
-}
+perfgate::device cpu() { return perfgate::test::test_cpu(); }
 
 // BM_kernel (1e9 B at 20 GB/s: a 50 ms roof) timed at 10 samples around `median_s`.
 perfgate::report sampled(double median_s) {

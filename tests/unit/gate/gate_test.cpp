@@ -7,21 +7,15 @@
 #include "clocked_kernel.hpp"
 #include "runner_report.hpp"
 
+#include "test_cpu.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace {
-perfgate::device cpu() {
-  perfgate::device d;
-  d.id = "local-cpu";
-  d.name = "test CPU";
-  d.kind = "cpu";
-  d.source = "measured";
-  d.peaks = {200.0, 100.0, 100.0, 100.0, 100.0, 20.0}; // O_dev for fp64: 100 / 20 = 5
-  return d;
-}
+perfgate::device cpu() { return perfgate::test::test_cpu(); }
 
 // One fp64 kernel with declared work: `flops` over `bytes`, measured at `time_s`.
 perfgate::report one_kernel(double flops, double bytes, double time_s,
