@@ -41,7 +41,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [PIPELINE_IDG <k.idg.json>...]
                         [PIPELINE_LATENCIES <lat.json>]
                         [BASELINE <report.json>]
-                        [MAX_EFFICIENCY_DROP <0..1>]
+                        [MAX_EFFICIENCY_DROP <0..0.99>]
                         [CONFIDENCE <0.5..0.9999>]
                         [REPETITIONS <n>]
                         [TARGET_CI <fraction>]
@@ -135,7 +135,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     A report (or ``perfgate baseline accept`` output) to compare with: a class flip on any
     device, or an efficiency drop beyond ``MAX_EFFICIENCY_DROP``, fails.
 
-  ``MAX_EFFICIENCY_DROP <0..1>``
+  ``MAX_EFFICIENCY_DROP <0..0.99>``
     Allowed relative efficiency drop against ``BASELINE``. Default ``0.10``. When the baseline
     and the run both hold at least 5 samples of a kernel (repetitions, launches), the verdict is
     statistical (docs/statistics.md): SLOWER beyond the drop with ``CONFIDENCE`` (default
@@ -512,7 +512,7 @@ macro(_perfgate_check_criteria)
     _perfgate_check_number(${name} MAX_EFFICIENCY "${arg_MAX_EFFICIENCY}" "" "")
   endif()
   if(DEFINED arg_MAX_EFFICIENCY_DROP)
-    _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${arg_MAX_EFFICIENCY_DROP}" 0 1)
+    _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${arg_MAX_EFFICIENCY_DROP}" 0 0.99)
     _perfgate_warn_without_baseline(${name} MAX_EFFICIENCY_DROP "${arg_BASELINE}")
   endif()
   if(DEFINED arg_HULL_SPECIES AND NOT DEFINED arg_HULL_F)

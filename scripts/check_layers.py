@@ -14,7 +14,9 @@ import sys
 
 # What each layer may include besides itself. Data flows cli -> collectors -> importers -> model
 # -> gate -> report; the report document (defined in report/) carries the model's predictions
-# and the gate's verdicts, so report/ sits above model/ and below gate/.
+# and the gate's verdicts, so report/ sits above model/ and below gate/. decide/ runs the
+# program again where a verdict is undecided (through the collectors) and has the gate judge
+# the samples: above both, below cli.
 ALLOWED = {
     "util": set(),
     "model": {"util"},
@@ -23,7 +25,8 @@ ALLOWED = {
     "history": {"gate", "report", "model", "util"},
     "importers": {"model", "util"},
     "collectors": {"importers", "model", "util"},
-    "cli": {"collectors", "importers", "history", "gate", "report", "model", "util",
+    "decide": {"collectors", "importers", "gate", "report", "model", "util"},
+    "cli": {"decide", "collectors", "importers", "history", "gate", "report", "model", "util",
             "microbench"},
     "microbench": {"model", "util"},
 }

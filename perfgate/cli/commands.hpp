@@ -16,10 +16,6 @@
 #include <string>
 #include <vector>
 
-namespace perfgate::detail {
-struct cupti_run; // collectors/collectors.hpp
-} // namespace perfgate::detail
-
 namespace perfgate::cli {
 
 using action = std::function<int()>;
@@ -36,34 +32,6 @@ action add_history_command(CLI::App& app);
 action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
                       const std::vector<std::string>& program);
 
-/// One measurement of a program by a collector (`perfgate run`'s, `perfgate ab`'s runs).
-struct program_collection {
-  std::string collector = "auto"; ///< auto, cupti, ncu, rocprof, gbench, nvbench
-  std::vector<std::string> program;
-  std::string kernels; ///< regex, empty for all
-  int repetitions = 5;
-  std::optional<double> timeout_s;
-  std::optional<double> target_ci;
-  double time_budget_s = 60;
-  bool flush_l2 = false;
-  bool keep_warm_up = false;
-  std::vector<std::string> only_benchmarks; ///< gbench: exact names, empty for all
-  /// cupti: counter runs to reuse across collections of the same program (the A/B session's);
-  /// null for none.
-  std::map<std::string, detail::cupti_run>* counter_runs = nullptr;
-};
-/// `--timeout`'s check, one for every command that runs a program: a finite number of seconds
-/// above 0 (CLI::PositiveNumber lets nan and inf through).
-[[nodiscard]] CLI::Validator finite_seconds();
-/// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.
-void check_flush_l2(bool flush_l2, const std::string& collector);
-/// "auto" resolved for `program` (detail::choose_collector): skip_error where nothing decides.
-[[nodiscard]] std::string resolved_collector(const std::string& collector,
-                                             const std::vector<std::string>& program);
-/// Runs the program under its collector; each collector's errors and skips as documented in
-/// collectors.hpp. A profiler's first launch of a kernel launched more than once is left out
-/// unless keep_warm_up.
-[[nodiscard]] profile collect_program(const program_collection& c);
 action add_report_command(CLI::App& app);
 action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
@@ -91,6 +59,13 @@ struct calibration_request {
   std::string from_microbench;
 };
 void calibrate_device(const calibration_request& request);
+
+/// The GPU CTest gave this test (a resource specification listing GPUs), if any: the program
+/// and the calibration see that one GPU only (its environment set here), and with
+/// `gpu_calibrations` (a folder) the first of `devices` becomes DIR/gpu-<id>.json, calibrated
+/// first when missing or older than this perfgate.
+void pin_to_ctest_gpu(const std::string& gpu_calibrations, std::vector<std::string>& devices,
+                      const std::vector<std::string>& argv);
 
 /// Print to stdout, or write atomically to `output` when it is not empty.
 void emit(const std::string& text, const std::string& output);

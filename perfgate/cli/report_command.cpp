@@ -8,6 +8,7 @@
 #include <perfgate/writers.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/shared.hpp"
 
 #include <memory>
 #include <regex>
@@ -85,18 +86,10 @@ action add_compare_command(CLI::App& app) {
   cmd->add_option("--format", o->format, "md or json")
       ->check(CLI::IsMember({"md", "json"}))
       ->capture_default_str();
-  cmd->add_option("--max-efficiency-drop", o->policy.max_efficiency_drop,
-                  "Allowed relative efficiency drop on the local device")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+  add_change_options(cmd, o->policy.max_efficiency_drop, o->policy.confidence);
   cmd->add_option("--max-work-increase", o->policy.max_work_increase,
                   "Allowed relative growth of W_comp or W_traf")
       ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  cmd->add_option("--confidence", o->policy.confidence,
-                  "A drop beyond --max-efficiency-drop fails only with this confidence, when "
-                  "both reports kept at least 5 samples a kernel")
-      ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write here (atomically) instead of stdout");
   return [o]() {

@@ -101,9 +101,13 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
     auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
                                            policy.confidence, " on " + out.device, "the base");
     out.change = judged.change;
-    out.failures.insert(out.failures.end(), judged.failures.begin(), judged.failures.end());
-    out.warnings.insert(out.warnings.end(), judged.warnings.begin(), judged.warnings.end());
-    out.notes = std::move(judged.notes);
+    for (auto [from, to] : {std::pair{&judged.failures, &out.failures},
+                            std::pair{&judged.warnings, &out.warnings},
+                            std::pair{&judged.notes, &out.notes}}) {
+      for (auto& reason : *from) {
+        to->push_back(std::move(reason.text));
+      }
+    }
   }
 }
 } // namespace

@@ -82,14 +82,22 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
     const double drop = (base.efficiency - head.efficiency) / base.efficiency;
     const std::string counts =
         std::to_string(base.samples()) + " vs " + std::to_string(head.samples()) + " samples";
+    const std::map<std::string, double, std::less<>> numbers = {
+        {"base_efficiency", base.efficiency},
+        {"efficiency", head.efficiency},
+        {"drop", drop},
+        {"max_efficiency_drop", max_drop},
+        {"base_samples", static_cast<double>(base.samples())},
+        {"samples", static_cast<double>(head.samples())}};
     if (drop > max_drop) {
       out.failures.push_back(
-          "efficiency dropped " + fixed(drop * 100, 2) + "% vs " + against + on + " (" + effs +
+          {"efficiency_dropped", numbers, "efficiency dropped " + fixed(drop * 100, 2) + "% vs " + against + on + " (" + effs +
           "), more than " + drop_text + " (a point comparison: " + counts + ", at least " +
-          std::to_string(min_change_samples) + " a side give a statistical verdict)" + work);
+          std::to_string(min_change_samples) + " a side give a statistical verdict)" + work});
     } else {
-      out.notes.push_back("efficiency " + effs + " vs " + against + on +
-                          " (a point comparison: " + counts + ")" + work);
+      out.notes.push_back({"efficiency_compared", numbers,
+                           "efficiency " + effs + " vs " + against + on +
+                               " (a point comparison: " + counts + ")" + work});
     }
     return out;
   }
@@ -108,20 +116,35 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
                             : std::string()) +
       ")";
   const std::string allowance = fixed(allowed, 3) + "x that " + drop_text + " allows";
+  const std::map<std::string, double, std::less<>> values = {
+      {"base_efficiency", base.efficiency},
+      {"efficiency", head.efficiency},
+      {"time_ratio", r.estimate},
+      {"time_ratio_lo", r.lo},
+      {"time_ratio_hi", r.hi},
+      {"allowed", allowed},
+      {"confidence", confidence},
+      {"p_value", v.test.p_two_sided()},
+      {"base_samples", static_cast<double>(base.samples())},
+      {"samples", static_cast<double>(head.samples())},
+      {"base_runs", static_cast<double>(base.runs.size())},
+      {"samples_to_settle", static_cast<double>(v.samples_to_settle)}};
   switch (v.kind) {
   case stats::change::slower:
     if (v.beyond_allowed) {
-      out.failures.push_back("SLOWER: " + numbers + "; the whole interval lies above the " +
-                             allowance + work);
+      out.failures.push_back({"slower_than_base", values,
+                              "SLOWER: " + numbers + "; the whole interval lies above the " +
+                                  allowance + work});
     } else {
-      out.notes.push_back("SLOWER, within " + drop_text + ": " + numbers + work);
+      out.notes.push_back(
+          {"slower_within_allowance", values, "SLOWER, within " + drop_text + ": " + numbers + work});
     }
     break;
-  case stats::change::faster: out.notes.push_back("FASTER: " + numbers + work); break;
-  case stats::change::same: out.notes.push_back("SAME: " + numbers + work); break;
+  case stats::change::faster: out.notes.push_back({"faster", values, "FASTER: " + numbers + work}); break;
+  case stats::change::same: out.notes.push_back({"same", values, "SAME: " + numbers + work}); break;
   case stats::change::ambiguous:
     out.warnings.push_back(
-        "AMBIGUOUS: " + numbers + "; the interval reaches past the " + allowance +
+        {"ambiguous", values, "AMBIGUOUS: " + numbers + "; the interval reaches past the " + allowance +
         " without lying beyond it" + work + "; " +
         (v.samples_to_settle > 0
              ? "about " + std::to_string(v.samples_to_settle) +
@@ -130,7 +153,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
          : base.runs.size() > 1
              ? "the baseline's runs differ by more than the change: more baseline runs "
                "(perfgate baseline accept RUN.json...) or a quieter runner would settle it"
-             : "the slowdown sits at the allowance itself: no number of samples settles it"));
+             : "the slowdown sits at the allowance itself: no number of samples settles it")});
     break;
   }
   return out;
@@ -160,6 +183,16 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
                            (v.base_runs == 1 ? "" : "s") + " of " + against + on + " (" + floors +
                            ", floor rule)";
   const std::string allowance = fixed(allowed, 3) + "x that " + drop_text + " allows";
+  const std::map<std::string, double, std::less<>> values = {
+      {"floor_ratio", v.ratio},
+      {"base_efficiency", 1 / v.base_floor},
+      {"efficiency", 1 / v.head_floor},
+      {"allowed", allowed},
+      {"false_alarm", v.false_alarm},
+      {"p_within", v.p_within},
+      {"base_runs", static_cast<double>(v.base_runs)},
+      {"runs", static_cast<double>(v.head_runs)},
+      {"runs_to_settle", static_cast<double>(v.runs_to_settle)}};
   const std::string chance = "a build no slower would miss it in every run with chance " +
                              percent(v.false_alarm, 2) + " (" + percent(v.p_within, 0) +
                              " of runs land within the allowance of their floor)";
@@ -168,22 +201,28 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
     // A baseline from another session carries that session's floor, and a shared runner's
     // floor moves over minutes: on the 2-core VM, 7 of 20 unchanged runs confirmed like this.
     // Only runs of both builds in one session (perfgate ab) fail on it.
-    out.warnings.push_back("SLOWER by the floor rule: " + said + ", beyond the " + allowance +
-                           "; " + chance + ", but the baseline's runs were another session's "
-                           "and a runner's floor can move between sessions: perfgate ab "
-                           "(AB_BASE_BINARY) decides" + work);
+    out.warnings.push_back({"slower_by_floor_rule", values,
+                            "SLOWER by the floor rule: " + said + ", beyond the " + allowance +
+                                "; " + chance +
+                                ", but the baseline's runs were another session's "
+                                "and a runner's floor can move between sessions: perfgate ab "
+                                "(AB_BASE_BINARY) decides" +
+                                work});
     break;
   case stats::change::ambiguous:
-    out.warnings.push_back("AMBIGUOUS after confirmation: " + said + ", beyond the " + allowance +
-                           ", but " + chance + "; about " + std::to_string(v.runs_to_settle) +
-                           " runs in all (--confirm-budget, CONFIRM_BUDGET) would settle it" +
-                           work);
+    out.warnings.push_back({"ambiguous_after_confirmation", values,
+                            "AMBIGUOUS after confirmation: " + said + ", beyond the " +
+                                allowance + ", but " + chance + "; about " +
+                                std::to_string(v.runs_to_settle) +
+                                " runs in all (--confirm-budget, CONFIRM_BUDGET) would settle it" +
+                                work});
     break;
   case stats::change::faster:
-    out.notes.push_back("FASTER, confirmed: " + said + work);
+    out.notes.push_back({"faster_confirmed", values, "FASTER, confirmed: " + said + work});
     break;
   case stats::change::same:
-    out.notes.push_back("SAME, confirmed: " + said + ", within the " + allowance + work);
+    out.notes.push_back(
+        {"same_confirmed", values, "SAME, confirmed: " + said + ", within the " + allowance + work});
     break;
   }
   return out;
@@ -206,23 +245,33 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
       fixed(confidence * 100, 0) + "% interval " + fixed(v.ratio.lo, 3) + "x .. " +
       fixed(v.ratio.hi, 3) + "x over " + std::to_string(v.rounds) +
       " rounds (each build run once a round, ABBA)";
+  const std::map<std::string, double, std::less<>> values = {
+      {"base_efficiency", base_efficiency},
+      {"efficiency", head_efficiency},
+      {"time_ratio", v.ratio.estimate},
+      {"time_ratio_lo", v.ratio.lo},
+      {"time_ratio_hi", v.ratio.hi},
+      {"allowed", allowed},
+      {"confidence", confidence},
+      {"rounds", static_cast<double>(v.rounds)},
+      {"rounds_to_settle", static_cast<double>(v.rounds_to_settle)}};
   switch (v.kind) {
   case stats::change::slower:
-    out.failures.push_back("SLOWER: " + said + "; the whole interval lies above the " +
-                           allowance);
+    out.failures.push_back({"slower_than_base", values,
+                            "SLOWER: " + said + "; the whole interval lies above the " + allowance});
     break;
-  case stats::change::faster: out.notes.push_back("FASTER: " + said); break;
+  case stats::change::faster: out.notes.push_back({"faster", values, "FASTER: " + said}); break;
   case stats::change::same:
-    out.notes.push_back("SAME: " + said + ", within the " + allowance);
+    out.notes.push_back({"same", values, "SAME: " + said + ", within the " + allowance});
     break;
   case stats::change::ambiguous:
     out.warnings.push_back(
-        "AMBIGUOUS: " + said + "; the interval reaches past the " + allowance +
+        {"ambiguous", values, "AMBIGUOUS: " + said + "; the interval reaches past the " + allowance +
         " without lying beyond it; " +
         (v.rounds_to_settle > 0 ? "about " + std::to_string(v.rounds_to_settle) +
                                       " rounds in all (--max-rounds, --time-budget) would "
                                       "settle it"
-                                : "the slowdown sits at the allowance itself"));
+                                : "the slowdown sits at the allowance itself")});
     break;
   }
   return out;
@@ -239,13 +288,17 @@ efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
                              fixed(base, 0) + " MHz in the base's (medians of " +
                              std::to_string(head_mhz.size()) + " and " +
                              std::to_string(base_mhz.size()) + " runs)";
+  const std::map<std::string, double, std::less<>> values = {{"base_mhz", base},
+                                                              {"mhz", head}};
   if (std::fabs(head / base - 1) > clock_tolerance) {
-    out.warnings.push_back(clocks +
-                           ": the builds ran at different clocks, so the time ratio holds the "
-                           "clocks' as well as the code's (" +
-                           lock_clocks_advice + ")");
+    out.warnings.push_back({"ab_clocks_differ", values,
+                            clocks +
+                                ": the builds ran at different clocks, so the time ratio holds "
+                                "the clocks' as well as the code's (" +
+                                lock_clocks_advice + ")"});
   } else {
-    out.notes.push_back(clocks + ": equal within " + fixed(clock_tolerance * 100, 0) + "%");
+    out.notes.push_back({"ab_clocks_equal", values,
+                         clocks + ": equal within " + fixed(clock_tolerance * 100, 0) + "%"});
   }
   return out;
 }

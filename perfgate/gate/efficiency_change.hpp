@@ -10,6 +10,7 @@
 #include <perfgate/report.hpp>
 #include <perfgate/statistics.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,11 +32,19 @@ struct work_numbers {
   double W_traf = 0;
 };
 
+/// One sentence of a verdict with what it rests on: its finding's code and numbers (the
+/// severity is the list it is in).
+struct reason {
+  std::string code;
+  std::map<std::string, double, std::less<>> numbers;
+  std::string text;
+};
+
 struct efficiency_judgement {
   std::optional<stats::change_verdict> change; ///< when both sides had enough samples
   std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
   std::optional<stats::ab_verdict> ab;              ///< judge_interleaved's
-  std::vector<std::string> failures, warnings, notes;
+  std::vector<reason> failures, warnings, notes;
 };
 
 struct efficiency_sides {

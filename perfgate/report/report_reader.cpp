@@ -306,12 +306,34 @@ void read_confirmation(const json_fields& c, verdict& out) {
   out.confirmation = fv;
 }
 
+// The judges' findings: a stable code, its severity and its numbers, one per reason.
+std::vector<finding> read_findings(const json_fields& v) {
+  std::vector<finding> out;
+  const auto& findings = v.array("findings");
+  for (std::size_t n = 0; n < findings.size(); ++n) {
+    const auto f = v.element(findings[n], n, "findings");
+    finding one;
+    one.code = f.string("code");
+    one.severity = f.one_of("severity", {verdict_status::pass, verdict_status::fail,
+                                         verdict_status::warn, verdict_status::skip});
+    const auto values = f.object("numbers");
+    for (const auto& [name, value] : values.raw().items()) {
+      one.numbers[name] = values.number(name);
+    }
+    out.push_back(std::move(one));
+  }
+  return out;
+}
+
 verdict read_verdict(const json_fields& v) {
   verdict out;
   out.status = v.one_of("status", {verdict_status::pass, verdict_status::fail, verdict_status::warn,
                                    verdict_status::skip});
   for (const auto& reason : v.array("reasons")) {
     out.reasons.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+  }
+  if (v.has("findings")) {
+    out.findings = read_findings(v);
   }
   out.efficiency = optional_number(v, "efficiency");
   out.baseline_efficiency = optional_number(v, "baseline_efficiency");

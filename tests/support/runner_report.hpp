@@ -37,10 +37,11 @@ inline device calibrated_gpu(double dram_gbs, std::string id = "local-cuda-0") {
   return d;
 }
 
-// BM_kernel timed at 10 samples around `median_s` (1% spread) on `gpu`, gated by `policy` on
+// BM_kernel timed at 10 samples around `median_s` (1% spread) on `gpu`, gated by `policy` against `measured` on
 // `host`, through JSON.
 inline report runner_report(const std::string& host, const device& gpu, double median_s,
-                            const gate_policy& policy = {}) {
+                            const gate_policy& policy = {},
+                            const gate_measurements& measured = {}) {
   profile p;
   p.source_file = "bench.json";
   kernel_profile k;
@@ -55,7 +56,7 @@ inline report runner_report(const std::string& host, const device& gpu, double m
   p.kernels.push_back(k);
   report r = predict_report(p, {gpu, resolve_device("h100-sxm")});
   r.meta.host = host;
-  apply_gate(r, policy);
+  apply_gate(r, policy, measured);
   return report_from_json(report_to_json(r), host + ".json");
 }
 

@@ -115,6 +115,8 @@ struct interleaved_runs {
   std::vector<double> base_mhz, head_mhz;
 };
 
+/// How strict the gate is: thresholds and expectations only (what a kernel is judged against
+/// travels in gate_measurements).
 struct gate_policy {
   std::optional<double> min_efficiency;    ///< fail below (roof time / measured time)
   double max_efficiency = 1.10;            ///< fail above: the bound is wrong, not the kernel
@@ -124,7 +126,6 @@ struct gate_policy {
   /// latency-bound by duration (under latency_floor_s per invocation) meets it, any other
   /// warns that the gate cannot tell, never fails on a guess.
   bool expect_latency = false;
-  std::optional<baseline> base;
   double max_efficiency_drop = 0.10; ///< relative drop vs the baseline's efficiency
   /// Of the statistical verdict against the baseline (docs/statistics.md): a drop beyond
   /// max_efficiency_drop fails only when this confident, an undecided one warns.
@@ -138,22 +139,31 @@ struct gate_policy {
   /// efficiency there is a warning.
   double latency_floor_s = 10e-6;
   std::optional<hull_policy> hull; ///< HULL_SPECIES / HULL_F
+};
+
+/// What was measured besides the report's own run, which the gate judges the run with: the
+/// baseline, the pipeline model's estimates, and the further runs the deciding layer
+/// (perfgate/decide) made. The policy says how strict; this says against what.
+struct gate_measurements {
+  std::optional<baseline> base;
   /// The pipeline model's estimate of a kernel's launch on the local device, by kernel name
   /// (`run --idg`): where it finds the kernel latency-bound, that is its class (EXPECT_BOUND
   /// latency is met or fails by it) and MIN_EFFICIENCY applies against the model's time.
   std::map<std::string, pipeline::launch_estimate, std::less<>> pipeline;
-  /// Per kernel name, the efficiency samples of fresh runs the gate made after its first
-  /// verdict against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor
-  /// rule over all its runs (stats::judge_floor) instead.
+  /// Per kernel name, the efficiency samples of fresh runs made after its first verdict
+  /// against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor rule
+  /// over all its runs (stats::judge_floor) instead.
   std::map<std::string, stats::runs, std::less<>> confirmation_runs;
-  /// Per kernel name, an A/B session of the baseline's stored build against this build, run
-  /// where the verdict against the stored runs was a slowdown or undecided: it then decides
-  /// the kernel's change against the baseline (detail::judge_ab_runs).
+  /// Per kernel name, an A/B session of a base build against this build. With `base`: the
+  /// baseline's stored build, run where the verdict against the stored runs was a slowdown or
+  /// undecided, and it then decides the kernel's change against the baseline. Without: the
+  /// base build `perfgate ab` was given, and the session is the kernel's change.
   std::map<std::string, interleaved_runs, std::less<>> ab_runs;
 };
 
-/// Verdicts for every kernel of `r` against its first device (the local one).
-void apply_gate(report& r, const gate_policy& policy);
+/// Verdicts for every kernel of `r` against its first device (the local one), by the policy's
+/// thresholds, against what `measured` holds.
+void apply_gate(report& r, const gate_policy& policy, const gate_measurements& measured = {});
 
 /// The process exit status a gated report gives: 1 if any kernel failed, else 0.
 [[nodiscard]] exit_status gate_exit_status(const report& r);

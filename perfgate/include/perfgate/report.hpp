@@ -12,6 +12,7 @@
 #include <perfgate/statistics.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <regex>
 #include <string>
@@ -37,9 +38,21 @@ struct measurement {
 enum class verdict_status { pass, fail, warn, skip };
 [[nodiscard]] std::string_view to_string(verdict_status s); ///< "pass", "fail", "warn", "skip"
 
+/// What one criterion found about a kernel, for a tool to act on without reading prose: a
+/// stable code (`efficiency_below_floor`, `class_changed`, `slower_than_base`, `ambiguous`, ...;
+/// docs/reports.md lists them), how grave (fail, warn; pass for a note) and the numbers it rests
+/// on by name (`efficiency`, `min_efficiency`, `time_ratio`, ...). A gated verdict has one
+/// finding per reason, in the same order: findings[i] is what reasons[i] says.
+struct finding {
+  std::string code;
+  verdict_status severity = verdict_status::pass;
+  std::map<std::string, double, std::less<>> numbers;
+};
+
 struct verdict {
   verdict_status status = verdict_status::skip;
   std::vector<std::string> reasons;
+  std::vector<finding> findings; ///< one per reason where the gate judged (empty: none)
   std::optional<double> efficiency; ///< roof time / measured time on the local device, 0..1
   std::optional<double> baseline_efficiency; ///< the baseline's, when gated against one
   /// The statistical verdict against the baseline's samples (time ratio head / base), when

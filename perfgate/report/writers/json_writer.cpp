@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace perfgate {
 
 using nlohmann::json;
@@ -166,6 +168,19 @@ std::string report_to_json(const report& r) {
     jk["verdict"] = {{"status", to_string(k.result.status)},
                      {"reasons", k.result.reasons},
                      {"efficiency", optional_number(k.result.efficiency)}};
+    if (!k.result.findings.empty()) {
+      jk["verdict"]["findings"] = json::array();
+      for (const auto& f : k.result.findings) {
+        json numbers = json::object();
+        for (const auto& [name, value] : f.numbers) {
+          if (std::isfinite(value)) { // JSON has no inf or nan
+            numbers[name] = value;
+          }
+        }
+        jk["verdict"]["findings"].push_back(
+            {{"code", f.code}, {"severity", to_string(f.severity)}, {"numbers", numbers}});
+      }
+    }
     if (!k.result.device.empty()) {
       jk["verdict"]["device"] = k.result.device;
     }

@@ -68,31 +68,31 @@ TEST(BaselineRunners, AcceptingTheMergedReportGivesTheRunnersBaseline) {
 }
 
 TEST(BaselineRunners, ALaterRunIsJudgedAgainstItsOwnHostsEntry) {
-  perfgate::gate_policy policy;
-  policy.base = perfgate::baseline_from_json(
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_json(
       perfgate::baseline_to_json(perfgate::baseline_from_reports(
           {runner_report("runner-a", gpu_a(), time_a), runner_report("runner-b", gpu_b(), time_b)},
           "baseline.json")),
       "baseline.json");
   // Each runner's GPU is still `local-cuda-0` there: its host finds its entry.
-  const auto on_b = runner_report("runner-b", gpu_b(), time_b, policy);
+  const auto on_b = runner_report("runner-b", gpu_b(), time_b, {}, measured);
   const auto& vb = on_b.kernels.at(0).result;
   EXPECT_EQ(vb.status, perfgate::verdict_status::pass) << reasons(on_b);
   EXPECT_NEAR(*vb.baseline_efficiency, 0.25, 1e-12);
   ASSERT_TRUE(vb.change);
   EXPECT_EQ(vb.change->kind, perfgate::stats::change::same) << reasons(on_b);
-  const auto on_a = runner_report("runner-a", gpu_a(), time_a, policy);
+  const auto on_a = runner_report("runner-a", gpu_a(), time_a, {}, measured);
   const auto& va = on_a.kernels.at(0).result;
   EXPECT_EQ(va.status, perfgate::verdict_status::pass) << reasons(on_a);
   EXPECT_NEAR(*va.baseline_efficiency, 0.8, 1e-12);
   // B's time on A's GPU is far below A's entry: it is A's entry that judges it.
-  const auto slow_a = runner_report("runner-a", gpu_a(), time_b, policy);
+  const auto slow_a = runner_report("runner-a", gpu_a(), time_b, {}, measured);
   EXPECT_EQ(slow_a.kernels.at(0).result.status, perfgate::verdict_status::fail) << reasons(slow_a);
 
   // The class on the run's own GPU is compared with its renamed entry's.
   auto compute_b = gpu_b();
   compute_b.peaks.fp64_gflops = 0.5; // 1e8 flops: 200 ms of compute over 100 ms of DRAM
-  const auto flipped = runner_report("runner-b", compute_b, time_b, policy);
+  const auto flipped = runner_report("runner-b", compute_b, time_b, {}, measured);
   EXPECT_NE(reasons(flipped).find("class changed on local-cuda-0: memory-bound -> compute-bound"),
             std::string::npos)
       << reasons(flipped);

@@ -41,14 +41,19 @@ TEST(CompareABClocks, WarnsBeyondTwoPercentNotesOtherwise) {
   // An H200 under its power cap: the head's runs at 1710 MHz, the base's at 1980 (13.6% apart).
   const auto apart = compare_ab_clocks({1980, 1975, 1985}, {1710, 1700, 1720});
   ASSERT_EQ(apart.warnings.size(), 1U);
-  EXPECT_NE(apart.warnings[0].find("1710 MHz in the head's runs vs 1980 MHz"), std::string::npos);
+  EXPECT_EQ(apart.warnings[0].code, "ab_clocks_differ");
+  EXPECT_EQ(apart.warnings[0].numbers.at("mhz"), 1710);
+  EXPECT_EQ(apart.warnings[0].numbers.at("base_mhz"), 1980);
+  EXPECT_NE(apart.warnings[0].text.find("1710 MHz in the head's runs vs 1980 MHz"),
+            std::string::npos);
   EXPECT_TRUE(apart.notes.empty());
   EXPECT_TRUE(apart.failures.empty());
   // 1.5% apart: equal enough.
   const auto close = compare_ab_clocks({1980, 1980}, {1950, 1951});
   EXPECT_TRUE(close.warnings.empty());
   ASSERT_EQ(close.notes.size(), 1U);
-  EXPECT_NE(close.notes[0].find("equal within 2%"), std::string::npos);
+  EXPECT_EQ(close.notes[0].code, "ab_clocks_equal");
+  EXPECT_NE(close.notes[0].text.find("equal within 2%"), std::string::npos);
   // A CPU benchmark, or one side without clocks: nothing to compare.
   const auto none = compare_ab_clocks({}, {1700});
   EXPECT_TRUE(none.warnings.empty() && none.notes.empty());
@@ -59,6 +64,9 @@ TEST(JudgeInterleaved, FailsOnlyASlowdownBeyondTheAllowance) {
   const std::vector<double> base(6, 1.0), head(6, 1.3);
   const auto slower = judge_interleaved(base, head, 0.25, 0.19, 0.10, 0.95, " on gpu", "the base");
   ASSERT_EQ(slower.failures.size(), 1U);
+  EXPECT_EQ(slower.failures[0].code, "slower_than_base");
+  EXPECT_DOUBLE_EQ(slower.failures[0].numbers.at("time_ratio"), 1.3);
+  EXPECT_EQ(slower.failures[0].numbers.at("rounds"), 6);
   EXPECT_EQ(slower.ab->kind, stats::change::slower);
   const auto same = judge_interleaved(base, head, 0.25, 0.19, 0.25, 0.95, " on gpu", "the base");
   EXPECT_TRUE(same.failures.empty() && same.warnings.empty());

@@ -11,31 +11,29 @@
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>
 
+#include "decide/collect.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace perfgate::cli {
+namespace perfgate::decide {
 
 struct ab_session {
   std::string base_binary;
   std::string head_binary;
   std::vector<std::string> args; ///< both builds are run with these
-  std::string collector = "auto";
-  std::string kernels; ///< regex: only these kernels / benchmarks
-  /// gbench: only these benchmarks, by exact name (the others are not run at all)
-  std::vector<std::string> only_benchmarks;
+  /// How each run of either build is measured (its program: the build and `args`): collector,
+  /// kernels, repetitions, a run's timeout, gbench's only_benchmarks.
+  program_collection collection;
   double max_efficiency_drop = 0.10;
   double confidence = 0.95;
-  int repetitions = 5;
   int min_rounds = 6; // three ABBA pairs of rounds: stats::ab_min_rounds
   // 60: simulated by resampling BM_triad's measured run medians, a 5% slowdown against a 2%
   // allowance was settled in 95% of sessions by 60 rounds, in 73% by 30 (docs/statistics.md).
   int max_rounds = 60;
   double time_budget_s = 600;
-  std::optional<double> timeout_s;
-  bool keep_warm_up = false;
 };
 
 struct ab_outcome {
@@ -50,4 +48,8 @@ struct ab_outcome {
 [[nodiscard]] ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& devices,
                                         const run_meta& meta);
 
-} // namespace perfgate::cli
+/// The head's first run with every kernel of the session judged against the base build by the
+/// gate (apply_gate with the session's runs and no baseline): `perfgate ab`'s verdicts.
+[[nodiscard]] report judge_ab_outcome(const ab_outcome& outcome, const gate_policy& policy);
+
+} // namespace perfgate::decide

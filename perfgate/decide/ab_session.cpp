@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "cli/ab_session.hpp"
+#include "decide/ab_session.hpp"
 
 #include <perfgate/error.hpp>
 #include <perfgate/statistics.hpp>
 
-#include "cli/commands.hpp"
+#include "decide/collect.hpp"
 #include "collectors/collectors.hpp"
 #include "gate/efficiency_change.hpp"
 #include "util/number_format.hpp"
@@ -13,7 +13,7 @@
 #include <chrono>
 #include <iostream>
 
-namespace perfgate::cli {
+namespace perfgate::decide {
 
 namespace {
 
@@ -22,17 +22,11 @@ namespace {
 // each build are counted in its first run and reused (`counter_runs`): the rounds time it.
 report measure(const ab_session& s, const std::string& binary, const std::vector<device>& devices,
                const run_meta& meta, std::map<std::string, detail::cupti_run>& counter_runs) {
-  program_collection c;
-  c.collector = s.collector;
+  program_collection c = s.collection;
   c.program = {binary};
   c.program.insert(c.program.end(), s.args.begin(), s.args.end());
-  c.kernels = s.kernels;
-  c.repetitions = s.repetitions;
-  c.timeout_s = s.timeout_s;
-  c.keep_warm_up = s.keep_warm_up;
-  c.only_benchmarks = s.only_benchmarks;
   c.counter_runs = &counter_runs;
-  report r = predict_report(collect_program(c), devices, s.kernels, true);
+  report r = predict_report(collect_program(c), devices, c.kernels, true);
   r.meta = meta;
   apply_gate(r, gate_policy{});
   return r;
@@ -169,4 +163,12 @@ ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& device
   return {head.front(), std::move(runs)};
 }
 
-} // namespace perfgate::cli
+report judge_ab_outcome(const ab_outcome& outcome, const gate_policy& policy) {
+  report r = outcome.head_first;
+  gate_measurements measured;
+  measured.ab_runs = outcome.runs;
+  apply_gate(r, policy, measured);
+  return r;
+}
+
+} // namespace perfgate::decide
