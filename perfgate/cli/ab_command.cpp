@@ -16,6 +16,7 @@
 #include "cli/ab_session.hpp"
 #include "cli/commands.hpp"
 #include "gate/efficiency_change.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ namespace {
 report judge(const ab_session& s, const ab_outcome& outcome) {
   report r = outcome.head_first;
   const std::string on = " on " + r.devices.front().id;
+  std::vector<stats::kernel_ratio> suite;
   for (auto& k : r.kernels) {
     const auto runs = outcome.runs.find(k.name);
     if (runs == outcome.runs.end()) {
@@ -40,6 +42,9 @@ report judge(const ab_session& s, const ab_outcome& outcome) {
     const auto judged = detail::judge_ab_runs(runs->second, s.max_efficiency_drop, s.confidence, on,
                                               "the base build " + s.base_binary);
     k.result.ab = judged.ab;
+    if (judged.suite_part) {
+      suite.push_back(*judged.suite_part);
+    }
     k.result.baseline_efficiency = 1 / stats::median(runs->second.base);
     auto& reasons = k.result.reasons;
     reasons.insert(reasons.begin(), judged.notes.begin(), judged.notes.end());
@@ -51,6 +56,9 @@ report judge(const ab_session& s, const ab_outcome& outcome) {
       k.result.status = verdict_status::warn;
     }
   }
+  if (!suite.empty()) {
+    r.suite = stats::summarize_suite(suite, s.confidence);
+  }
   return r;
 }
 
@@ -58,6 +66,9 @@ void print_verdicts(const report& r) {
   std::cout << "perfgate ab: " << r.kernels.size() << " kernel"
             << (r.kernels.size() == 1 ? "" : "s") << ", head against base on "
             << r.devices.front().id << "\n";
+  if (r.suite) {
+    std::cout << detail::suite_line(*r.suite) << "\n";
+  }
   for (const auto& k : r.kernels) {
     std::string status(to_string(k.result.status));
     std::transform(status.begin(), status.end(), status.begin(),

@@ -16,6 +16,7 @@
 #include "collectors/nvbench_collector.hpp"
 #include "gate/efficiency_change.hpp"
 #include "importers/csv_reader.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -509,7 +510,7 @@ void print_summary(const report& r) {
     std::cout << ", predicted for " << r.devices.size() - 1 << " more device"
               << (r.devices.size() == 2 ? "" : "s");
   }
-  std::cout << "\n";
+  std::cout << "\n" << (r.suite ? detail::suite_line(*r.suite) + "\n" : "");
   for (const auto& k : r.kernels) {
     std::string status(to_string(k.result.status));
     for (auto& c : status) {

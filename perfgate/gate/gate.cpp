@@ -414,8 +414,9 @@ struct latency_evidence {
 // the floor rule over all its runs, which then decides. Then what else moved: clocks, work.
 void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
                              const gate_policy& policy, const std::string& on, verdict& v,
-                             std::vector<std::string>& failures,
-                             std::vector<std::string>& warnings, std::vector<std::string>& notes) {
+                             std::vector<std::string>& failures, std::vector<std::string>& warnings,
+                             std::vector<std::string>& notes,
+                             std::vector<stats::kernel_ratio>& suite) {
   detail::efficiency_sides base{*b.efficiency, b.efficiency_runs, std::nullopt};
   detail::efficiency_sides head{*v.efficiency,
                                 {detail::efficiency_samples(k, *v.efficiency)},
@@ -451,6 +452,9 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
       judged.notes.push_back("the stored runs had said: " + f);
     }
   }
+  if (judged.suite_part) {
+    suite.push_back(std::move(*judged.suite_part));
+  }
   for (auto [from, to] :
        {std::pair{&judged.failures, &failures}, std::pair{&judged.warnings, &warnings},
         std::pair{&judged.notes, &notes}}) {
@@ -477,6 +481,7 @@ void apply_gate(report& r, const gate_policy& policy) {
   // Parsed once: the class is the policy's, the same for every kernel.
   const std::optional<hull::species> hull_species =
       policy.hull ? std::optional(hull::parse_species(policy.hull->species)) : std::nullopt;
+  std::vector<stats::kernel_ratio> suite; // each kernel judged against the baseline
   for (auto& k : r.kernels) {
     if (!k.skip_reason.empty()) {
       continue; // its skip verdict already says why it cannot be judged
@@ -663,7 +668,7 @@ void apply_gate(report& r, const gate_policy& policy) {
           v.baseline_efficiency = b->efficiency;
         }
         if (b->efficiency && v.efficiency && own && comparable) {
-          judge_efficiency_change(k, *b, policy, on, v, failures, warnings, notes);
+          judge_efficiency_change(k, *b, policy, on, v, failures, warnings, notes, suite);
         }
       }
     }
@@ -686,6 +691,10 @@ void apply_gate(report& r, const gate_policy& policy) {
       v.reasons.insert(v.reasons.end(), list->begin(), list->end());
     }
     k.result = std::move(v);
+  }
+  r.suite.reset();
+  if (!suite.empty()) {
+    r.suite = stats::summarize_suite(suite, policy.confidence);
   }
 }
 

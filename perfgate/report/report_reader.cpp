@@ -51,6 +51,22 @@ stats::interval time_ratio(const json_fields& v) {
   return r;
 }
 
+// The report's "suite" (report/writers/suite_summary.cpp writes it).
+stats::suite_summary read_suite(const json_fields& f) {
+  stats::suite_summary s;
+  s.geomean = time_ratio(f);
+  s.confidence = f.fraction("confidence");
+  s.resamples = static_cast<int>(f.count("resamples"));
+  s.kernels = f.count("kernels");
+  const auto counts = f.object("counts");
+  s.slower = counts.count("SLOWER");
+  s.faster = counts.count("FASTER");
+  s.same = counts.count("SAME");
+  s.ambiguous = counts.count("AMBIGUOUS");
+  s.unjudged = counts.count("unjudged");
+  return s;
+}
+
 std::optional<double> optional_number(const json_fields& f, std::string_view key) {
   return f.has(key) ? std::optional<double>(f.number(key)) : std::nullopt;
 }
@@ -234,6 +250,9 @@ report report_from_json(std::string_view text, const std::string& file) {
     root.object("profile").fail("local_device", "expected the id of one of the report's "
                                                 "devices, found \"" +
                                                     r.local_device + "\"");
+  }
+  if (root.has("suite")) {
+    r.suite = read_suite(root.object("suite"));
   }
   const auto& kernels = root.array("kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {

@@ -6,6 +6,7 @@
 
 #include "model/duration_json.hpp"
 #include "report/prediction_fields.hpp"
+#include "report/writers/suite_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -146,6 +147,9 @@ std::string report_to_json(const report& r) {
   j["devices"] = json::array();
   for (const auto& d : r.devices) {
     j["devices"].push_back(device_json(d));
+  }
+  if (r.suite) {
+    j["suite"] = detail::suite_json(*r.suite);
   }
   j["kernels"] = json::array();
   for (const auto& k : r.kernels) {
