@@ -26,11 +26,7 @@
 
 namespace perfgate::cli {
 
-namespace {
-
-// The head's first run with every kernel judged against the base over all rounds
-// (detail::judge_ab_runs): the verdict, its reasons, the efficiencies' medians.
-report judge(const ab_session& s, const ab_outcome& outcome) {
+report judge_ab_outcome(const ab_session& s, const ab_outcome& outcome) {
   report r = outcome.head_first;
   const std::string on = " on " + r.devices.front().id;
   std::vector<stats::kernel_ratio> suite;
@@ -61,6 +57,8 @@ report judge(const ab_session& s, const ab_outcome& outcome) {
   }
   return r;
 }
+
+namespace {
 
 void print_verdicts(const report& r) {
   std::cout << "perfgate ab: " << r.kernels.size() << " kernel"
@@ -152,7 +150,7 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
       devices.push_back(resolve_device(d));
     }
     const run_meta meta = make_run_meta("ab", argv);
-    const report judged = judge(*o, run_ab_session(*o, devices, meta));
+    const report judged = judge_ab_outcome(*o, run_ab_session(*o, devices, meta));
     print_verdicts(judged);
     if (!report_file->empty()) {
       const std::filesystem::path path(*report_file);

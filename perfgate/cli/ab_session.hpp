@@ -50,4 +50,9 @@ struct ab_outcome {
 [[nodiscard]] ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& devices,
                                         const run_meta& meta);
 
+/// The head's first run with every kernel judged against the base over all rounds
+/// (detail::judge_ab_runs): the verdict, its reasons, the efficiencies' medians, and the
+/// suite's figure. Defined in ab_command.cpp; perfgate bisect judges its steps with it too.
+[[nodiscard]] report judge_ab_outcome(const ab_session& s, const ab_outcome& outcome);
+
 } // namespace perfgate::cli

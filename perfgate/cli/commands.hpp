@@ -64,6 +64,8 @@ void check_flush_l2(bool flush_l2, const std::string& collector);
 /// collectors.hpp. A profiler's first launch of a kernel launched more than once is left out
 /// unless keep_warm_up.
 [[nodiscard]] profile collect_program(const program_collection& c);
+/// `program`: as for ab, the arguments every commit's build is run with.
+action add_bisect_command(CLI::App& app, const std::vector<std::string>& program);
 action add_report_command(CLI::App& app);
 action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
