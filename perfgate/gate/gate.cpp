@@ -5,6 +5,8 @@
 #include <perfgate/version.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "gate/hardware_check.hpp"
+#include "report/identity_json.hpp"
 #include "util/json_fields.hpp"
 #include "util/number_format.hpp"
 #include "util/strings.hpp"
@@ -183,6 +185,7 @@ baseline baseline_from_report(const report& r, std::string source) {
     }
     b.kernels.push_back(std::move(bk));
   }
+  b.identity = r.identity;
   return b;
 }
 
@@ -192,6 +195,7 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
   }
   baseline b;
   b.source = std::move(source);
+  b.identity = runs.front().identity;            // the hardware of the runs (the first's)
   std::vector<std::vector<double>> efficiencies; // per entry of b.kernels, one per run
   for (const auto& r : with_distinct_device_ids(runs)) {
     for (auto& k : baseline_from_report(r, b.source).kernels) {
@@ -264,6 +268,9 @@ std::string baseline_to_json(const baseline& b) {
   if (b.build) {
     j["build"] = {{"executable", b.build->executable}, {"fnv1a64", b.build->fnv1a64}};
   }
+  if (b.identity) {
+    j["device_identity"] = detail::identity_json(*b.identity);
+  }
   return j.dump(2) + "\n";
 }
 
@@ -317,6 +324,9 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
       bk.bounds[dev] = bounds.one_of(dev, {bound_class::memory, bound_class::compute});
     }
     b.kernels.push_back(std::move(bk));
+  }
+  if (root.has("device_identity")) {
+    b.identity = detail::read_identity(root.object("device_identity"));
   }
   if (root.has("build")) {
     const auto build = root.object("build");
@@ -409,6 +419,16 @@ struct latency_evidence {
     }
   }
 };
+// A run on other hardware than the baseline's stored runs, without a kept build to measure both
+// here: compared all the same, and said so with both devices named.
+std::string hardware_warning(const hardware_change& h, const std::string& source) {
+  return "other hardware: the baseline " + source + " was measured on " + describe(h.stored) +
+         ", this run on " + describe(h.now) + " (" + detail::differences_text(h) +
+         "): its stored runs are compared all the same, which measures the hardware as much as "
+         "the code; keep the build with the baseline (baseline accept --keep-build) so that "
+         "both builds are measured here, or accept a baseline on this hardware";
+}
+
 // The kernel's efficiency against its baseline entry: the statistical verdict on the first
 // run's samples, and, where the gate measured an AMBIGUOUS kernel again (confirmation runs),
 // the floor rule over all its runs, which then decides. Then what else moved: clocks, work.
@@ -462,6 +482,9 @@ void judge_efficiency_change(const kernel_report& k, const baseline_kernel& b,
   }
   for (auto& w : clock_differences(b, k, policy.base->source)) {
     warnings.push_back(std::move(w));
+  }
+  if (policy.hardware && policy.hardware->action == "warn") {
+    warnings.push_back(hardware_warning(*policy.hardware, policy.base->source));
   }
   if (base.work && detail::work_changed(*base.work, *head.work)) {
     // Counters are deterministic: a change in work shows even where timing cannot.
@@ -692,6 +715,7 @@ void apply_gate(report& r, const gate_policy& policy) {
     }
     k.result = std::move(v);
   }
+  r.hardware = policy.hardware;
   r.suite.reset();
   if (!suite.empty()) {
     r.suite = stats::summarize_suite(suite, policy.confidence);

@@ -6,6 +6,7 @@
 #include <perfgate/version.hpp>
 
 #include "model/duration_json.hpp"
+#include "report/identity_json.hpp"
 #include "report/prediction_fields.hpp"
 #include "util/json_fields.hpp"
 
@@ -253,6 +254,12 @@ report report_from_json(std::string_view text, const std::string& file) {
   }
   if (root.has("suite")) {
     r.suite = read_suite(root.object("suite"));
+  }
+  if (root.has("identity")) {
+    r.identity = detail::read_identity(root.object("identity"));
+  }
+  if (root.has("hardware")) {
+    r.hardware = detail::read_hardware(root.object("hardware"));
   }
   const auto& kernels = root.array("kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
