@@ -13,8 +13,10 @@
 #include "cli/commands.hpp"
 #include "collectors/collectors.hpp"
 #include "collectors/ctest_gpus.hpp"
+#include "collectors/device_identity_probe.hpp"
 #include "collectors/nvbench_collector.hpp"
 #include "gate/efficiency_change.hpp"
+#include "gate/hardware_check.hpp"
 #include "importers/csv_reader.hpp"
 #include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
@@ -298,11 +300,12 @@ std::vector<std::string> slower_or_undecided(const report& r) {
   for (const auto& k : r.kernels) {
     const auto& v = k.result;
     const bool flagged =
-        v.confirmation ? v.confirmation->kind == stats::change::slower ||
-                             v.confirmation->kind == stats::change::ambiguous
-        : v.change ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
-                         v.change->kind == stats::change::ambiguous
-                   : false;
+        (r.hardware && r.hardware->action == "ab" && v.baseline_efficiency) || // other hardware
+        (v.confirmation ? v.confirmation->kind == stats::change::slower ||
+                              v.confirmation->kind == stats::change::ambiguous
+         : v.change ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
+                          v.change->kind == stats::change::ambiguous
+                    : false);
     if (flagged) {
       names.push_back(k.name);
     }
@@ -691,6 +694,14 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
     }
     report r = predict_report(p, devices, o->kernels, true);
     r.meta = make_run_meta("run", argv);
+    if (o->collector != "profile") { // this machine's hardware against the baseline's
+      policy.hardware = detail::check_hardware(
+          r, detail::identify_local_device(devices.front(), o->devices.front()), policy.base,
+          o->ab_budget_s > 0);
+      std::cerr << (policy.hardware
+                        ? "perfgate: " + detail::hardware_notice(*policy.hardware) + "\n"
+                        : std::string());
+    }
     apply_gate(r, policy);
     confirm(r, policy, *o, devices, begun);
     decide_by_stored_build(r, policy, *o, devices, begun);
