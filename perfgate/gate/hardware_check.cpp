@@ -24,7 +24,9 @@ std::optional<hardware_change> check_hardware(report& r, device_identity now,
     }
   }
   r.identity = now;
-  if (!base || !base->identity) {
+  // The identity is of the runs on its own local device: a run on another device id is judged
+  // against that device's entries (another runner's, in a baseline of several), if any.
+  if (!base || !base->identity || base->identity->device != now.device) {
     return std::nullopt;
   }
   auto differences = compare_identities(*base->identity, now, clock_tolerance);

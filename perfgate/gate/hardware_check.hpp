@@ -18,7 +18,10 @@ namespace perfgate::detail {
 /// its kernels measured) and compares it with the baseline's: the change when a field that
 /// matters differs, with action "ab" where `kept_build_decides` (the baseline keeps its build
 /// and the run may use it), else "warn". Empty without a baseline, without its identity (a
-/// baseline accepted before identities were recorded), or when nothing that matters differs.
+/// baseline accepted before identities were recorded), when the identity is of another local
+/// device id than the run's (a baseline of several runners keeps the first report's identity,
+/// and the run is judged against its own device's entries), or when nothing that matters
+/// differs.
 [[nodiscard]] std::optional<hardware_change> check_hardware(report& r, device_identity now,
                                                             const std::optional<baseline>& base,
                                                             bool kept_build_decides);

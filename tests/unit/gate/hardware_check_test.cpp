@@ -103,6 +103,11 @@ TEST(HardwareCheck, OtherHardwareSwitchesOrWarnsAndTheReportSaysSo) {
   ASSERT_TRUE(back.identity);
   EXPECT_EQ(back.identity->uuid, "GPU-aaaa");
 
+  auto elsewhere = run(62.5e-3); // another local device: its own entries, not this identity's
+  auto cpu = h100("GPU-bbbb");
+  cpu.device = "local-cpu";
+  EXPECT_FALSE(perfgate::detail::check_hardware(elsewhere, cpu, policy.base, true));
+
   auto same = run(62.5e-3);
   EXPECT_FALSE(perfgate::detail::check_hardware(same, h100("GPU-aaaa"), policy.base, true));
   ASSERT_TRUE(same.identity);
