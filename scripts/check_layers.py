@@ -38,6 +38,7 @@ PUBLIC_HEADERS = {
     "version.hpp": "util",
     "profile.hpp": "model",
     "device.hpp": "model",
+    "device_identity.hpp": "model",
     "model.hpp": "model",
     "calibration.hpp": "model",
     "pipeline.hpp": "model",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cpu_topology.hpp"
 
+#include "util/cpuinfo.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -92,22 +94,14 @@ cpu_facts read_cpu_facts() {
     f.cpus.push_back(0);
   }
   std::ifstream info("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(info, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) {
-      continue;
-    }
-    const std::string key = trim(line.substr(0, colon));
-    const std::string value = trim(line.substr(colon + 1));
-    if (key == "model name" && f.model.empty()) {
-      f.model = value;
-    } else if (key == "vendor_id" && f.vendor.empty()) {
-      f.vendor = value == "GenuineIntel" ? "intel" : value == "AuthenticAMD" ? "amd" : "";
-    } else if (key == "CPU implementer" && f.vendor.empty()) {
-      f.vendor = "arm";
-    }
-  }
+  std::ostringstream text;
+  text << info.rdbuf();
+  const auto cpu = detail::parse_cpuinfo(text.str());
+  f.model = cpu.model;
+  f.vendor = cpu.vendor_id == "GenuineIntel"   ? "intel"
+             : cpu.vendor_id == "AuthenticAMD" ? "amd"
+             : !cpu.implementer.empty()        ? "arm"
+                                               : "";
   if (f.model.empty()) {
     f.model = "unknown CPU";
   }

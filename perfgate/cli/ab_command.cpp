@@ -13,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/shared.hpp"
 #include "decide/ab_session.hpp"
+#include "report/writers/suite_summary.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -71,7 +72,8 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
         decide::judge_ab_outcome(decide::run_ab_session(*o, devices, meta), *policy);
     std::cout << "perfgate ab: " << judged.kernels.size() << " kernel"
               << (judged.kernels.size() == 1 ? "" : "s") << ", head against base on "
-              << judged.devices.front().id << "\n";
+              << judged.devices.front().id << "\n"
+              << (judged.suite ? detail::suite_line(*judged.suite) + "\n" : "");
     print_kernel_verdicts(judged, false);
     if (!report_file->empty()) {
       write_report_files(judged, *report_file, false);

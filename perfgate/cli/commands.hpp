@@ -32,6 +32,8 @@ action add_history_command(CLI::App& app);
 action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
                       const std::vector<std::string>& program);
 
+/// `program`: as for ab, the arguments every commit's build is run with.
+action add_bisect_command(CLI::App& app, const std::vector<std::string>& program);
 action add_report_command(CLI::App& app);
 action add_compare_command(CLI::App& app);
 action add_merge_command(CLI::App& app, const std::vector<std::string>& argv);

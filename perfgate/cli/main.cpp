@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
       {"predict", cli::add_predict_command(app, args)},
       {"run", cli::add_run_command(app, args, program)},
       {"ab", cli::add_ab_command(app, args, program)},
+      {"bisect", cli::add_bisect_command(app, program)},
       {"history", cli::add_history_command(app)},
       {"calibrate", cli::add_calibrate_command(app, args)},
       {"devices", cli::add_devices_command(app)},

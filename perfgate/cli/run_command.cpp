@@ -12,8 +12,11 @@
 #include "cli/commands.hpp"
 #include "cli/shared.hpp"
 #include "collectors/collectors.hpp"
+#include "collectors/device_identity_probe.hpp"
 #include "decide/decide.hpp"
+#include "gate/hardware_check.hpp"
 #include "importers/csv_reader.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -134,7 +137,7 @@ void print_summary(const report& r) {
     std::cout << ", predicted for " << r.devices.size() - 1 << " more device"
               << (r.devices.size() == 2 ? "" : "s");
   }
-  std::cout << "\n";
+  std::cout << "\n" << (r.suite ? detail::suite_line(*r.suite) + "\n" : "");
   print_kernel_verdicts(r, true);
   for (const auto& k : r.kernels) {
     if (k.result.efficiency) {
@@ -270,6 +273,14 @@ int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
   }
   report r = predict_report(p, devices, o.collection.kernels, true);
   r.meta = make_run_meta("run", argv);
+  if (o.collection.collector != "profile") { // this machine's hardware against the baseline's
+    measured.hardware = detail::check_hardware(
+        r, detail::identify_local_device(devices.front(), o.devices.front()), measured.base,
+        o.ab_budget_s > 0);
+    if (measured.hardware) {
+      std::cerr << "perfgate: " << detail::hardware_notice(*measured.hardware) << "\n";
+    }
+  }
   apply_gate(r, policy, measured);
   const decide::further_runs further{o.collection, begun, o.confirm_budget_s, o.ab_budget_s,
                                      o.baseline_file};

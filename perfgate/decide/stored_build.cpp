@@ -21,11 +21,12 @@ std::vector<std::string> slower_or_undecided(const report& r) {
   for (const auto& k : r.kernels) {
     const auto& v = k.result;
     const bool flagged =
-        v.confirmation ? v.confirmation->kind == stats::change::slower ||
-                             v.confirmation->kind == stats::change::ambiguous
-        : v.change ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
-                         v.change->kind == stats::change::ambiguous
-                   : false;
+        (r.hardware && r.hardware->action == "ab" && v.baseline_efficiency) || // other hardware
+        (v.confirmation ? v.confirmation->kind == stats::change::slower ||
+                              v.confirmation->kind == stats::change::ambiguous
+         : v.change ? (v.change->kind == stats::change::slower && v.change->beyond_allowed) ||
+                          v.change->kind == stats::change::ambiguous
+                    : false);
     if (flagged) {
       names.push_back(k.name);
     }

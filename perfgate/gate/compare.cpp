@@ -3,6 +3,7 @@
 #include <perfgate/version.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -50,7 +51,7 @@ std::string percent_change(double v) { return detail::signed_percent(v, 1); }
 int rank(const kernel_comparison& k) { return k.failed() ? 0 : !k.warnings.empty() ? 1 : 2; }
 
 void compare_kernel(const kernel_report& b, const kernel_report& h, const compare_policy& policy,
-                    kernel_comparison& out) {
+                    kernel_comparison& out, std::vector<stats::kernel_ratio>& suite) {
   out.W_comp_change = relative(b.params.W_comp, h.params.W_comp);
   out.W_traf_change = relative(b.params.W_traf, h.params.W_traf);
   out.D_ops_change = delta(b.params.D_ops, h.params.D_ops);
@@ -101,6 +102,9 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
     auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
                                            policy.confidence, " on " + out.device, "the base");
     out.change = judged.change;
+    if (judged.suite_part) {
+      suite.push_back(std::move(*judged.suite_part));
+    }
     for (auto [from, to] : {std::pair{&judged.failures, &out.failures},
                             std::pair{&judged.warnings, &out.warnings},
                             std::pair{&judged.notes, &out.notes}}) {
@@ -120,6 +124,7 @@ comparison compare_reports(const report& base, const report& head, const compare
   comparison c;
   c.base_file = base.profile_file;
   c.head_file = head.profile_file;
+  std::vector<stats::kernel_ratio> suite;
   for (const auto& h : head.kernels) {
     kernel_comparison k;
     k.name = h.name;
@@ -130,7 +135,7 @@ comparison compare_reports(const report& base, const report& head, const compare
                            (in_head ? "head" : "base") + " report (" +
                            (in_head ? h.skip_reason : b->skip_reason) + ")");
     } else if (b != nullptr) {
-      compare_kernel(*b, h, policy, k);
+      compare_kernel(*b, h, policy, k, suite);
     } else {
       k.in_base = false;
       k.warnings.push_back("new kernel: not in the base report");
@@ -148,6 +153,9 @@ comparison compare_reports(const report& base, const report& head, const compare
   }
   std::stable_sort(c.kernels.begin(), c.kernels.end(),
                    [](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  if (!suite.empty()) {
+    c.suite = stats::summarize_suite(suite, policy.confidence);
+  }
   return c;
 }
 
@@ -180,10 +188,14 @@ std::string comparison_to_markdown(const comparison& c) {
                       both ? percent_change(k.W_traf_change) : "-", pp(k.D_ops_change),
                       pp(k.D_ldst_change), classes.empty() ? "-" : classes});
   }
-  std::string out = "## perfgate compare\n\n`" + detail::markdown_cell(c.base_file) + "` → `" +
-                    detail::markdown_cell(c.head_file) + "`: " + std::to_string(c.kernels.size()) +
-                    " kernels, " + std::to_string(failed) + " regressed, " +
-                    std::to_string(warned) + " with warnings.\n\n" + detail::render_markdown(t);
+  std::string out = "## perfgate compare\n\n";
+  if (c.suite) { // the suite in one figure first
+    out += "**" + detail::suite_line(*c.suite) + "**\n\n";
+  }
+  out += "`" + detail::markdown_cell(c.base_file) + "` → `" + detail::markdown_cell(c.head_file) +
+         "`: " + std::to_string(c.kernels.size()) + " kernels, " + std::to_string(failed) +
+         " regressed, " + std::to_string(warned) + " with warnings.\n\n" +
+         detail::render_markdown(t);
   for (const auto& k : c.kernels) {
     for (const auto& f : k.failures) {
       out += "\n- ❌ `" + detail::markdown_cell(k.name) + "`: " + f;
@@ -202,6 +214,7 @@ std::string comparison_to_json(const comparison& c) {
             {"base", c.base_file},
             {"head", c.head_file},
             {"failed", c.failed()},
+            {"suite", c.suite ? detail::suite_json(*c.suite) : json(nullptr)},
             {"kernels", json::array()}};
   for (const auto& k : c.kernels) {
     json classes = json::array();

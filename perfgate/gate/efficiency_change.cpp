@@ -22,6 +22,21 @@ bool differs(double base, double head) {
 
 std::string p_value(double p) { return p < 1e-4 ? "< 0.0001" : fixed(p, 4); }
 
+// Every sample's time relative to the roof, the runs pooled: what the suite's bootstrap
+// resamples of a kernel.
+std::vector<double> pooled_times(const stats::runs& efficiencies) {
+  std::vector<double> out;
+  for (const auto& run : stats::relative_times(efficiencies)) {
+    out.insert(out.end(), run.begin(), run.end());
+  }
+  return out;
+}
+
+stats::kernel_ratio suite_part(double ratio, std::optional<stats::change> kind,
+                               const efficiency_sides& base, const efficiency_sides& head) {
+  return {ratio, kind, pooled_times(base.runs), pooled_times(head.runs)};
+}
+
 } // namespace
 
 std::size_t efficiency_sides::samples() const {
@@ -80,6 +95,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
       base.work && head.work ? "; " + work_change_text(*base.work, *head.work) : std::string();
   if (base.samples() < min_change_samples || head.samples() < min_change_samples) {
     const double drop = (base.efficiency - head.efficiency) / base.efficiency;
+    out.suite_part = suite_part(base.efficiency / head.efficiency, std::nullopt, base, head);
     const std::string counts =
         std::to_string(base.samples()) + " vs " + std::to_string(head.samples()) + " samples";
     const std::map<std::string, double, std::less<>> numbers = {
@@ -106,6 +122,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
       stats::judge_change(stats::relative_times(base.runs), stats::relative_times(head.runs),
                           allowed, confidence);
   out.change = v;
+  out.suite_part = suite_part(v.ratio.estimate, v.kind, base, head);
   const auto& r = v.ratio;
   const std::string numbers =
       "efficiency " + effs + " vs " + against + on + ": time ratio " + fixed(r.estimate, 3) +
@@ -169,6 +186,7 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
       stats::judge_floor(stats::relative_times(base.runs), stats::relative_times(head.runs),
                          allowed, confidence);
   out.confirmation = v;
+  out.suite_part = suite_part(v.ratio, v.kind, base, head);
   const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
   const std::string work =
       base.work && head.work ? "; " + work_change_text(*base.work, *head.work) : std::string();
@@ -237,6 +255,7 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
   const double allowed = 1 / (1 - max_drop);
   const stats::ab_verdict v = stats::judge_ab(base, head, allowed, confidence);
   out.ab = v;
+  out.suite_part = stats::kernel_ratio{v.ratio.estimate, v.kind, base, head};
   const std::string drop_text = "MAX_EFFICIENCY_DROP " + fixed(max_drop * 100, 1) + "%";
   const std::string allowance = fixed(allowed, 3) + "x that " + drop_text + " allows";
   const std::string said =

@@ -45,6 +45,9 @@ struct efficiency_judgement {
   std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
   std::optional<stats::ab_verdict> ab;              ///< judge_interleaved's
   std::vector<reason> failures, warnings, notes;
+  /// The kernel's part in the suite's figure (stats::summarize_suite): the ratio the verdict
+  /// gave, its kind and the relative times behind it. Set by every judge_* above a device.
+  std::optional<stats::kernel_ratio> suite_part;
 };
 
 struct efficiency_sides {

@@ -5,6 +5,8 @@
 #include <perfgate/version.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "gate/hardware_check.hpp"
+#include "report/identity_json.hpp"
 #include "util/json_fields.hpp"
 #include "util/number_format.hpp"
 #include "util/strings.hpp"
@@ -102,6 +104,7 @@ baseline baseline_from_report(const report& r, std::string source) {
     }
     b.kernels.push_back(std::move(bk));
   }
+  b.identity = r.identity;
   return b;
 }
 
@@ -111,6 +114,7 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
   }
   baseline b;
   b.source = std::move(source);
+  b.identity = runs.front().identity;            // the hardware of the runs (the first's)
   std::vector<std::vector<double>> efficiencies; // per entry of b.kernels, one per run
   for (const auto& r : with_distinct_device_ids(runs)) {
     for (auto& k : baseline_from_report(r, b.source).kernels) {
@@ -183,6 +187,9 @@ std::string baseline_to_json(const baseline& b) {
   if (b.build) {
     j["build"] = {{"executable", b.build->executable}, {"fnv1a64", b.build->fnv1a64}};
   }
+  if (b.identity) {
+    j["device_identity"] = detail::identity_json(*b.identity);
+  }
   return j.dump(2) + "\n";
 }
 
@@ -236,6 +243,9 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
       bk.bounds[dev] = bounds.one_of(dev, {bound_class::memory, bound_class::compute});
     }
     b.kernels.push_back(std::move(bk));
+  }
+  if (root.has("device_identity")) {
+    b.identity = detail::read_identity(root.object("device_identity"));
   }
   if (root.has("build")) {
     const auto build = root.object("build");

@@ -8,6 +8,7 @@
 #include <perfgate/statistics.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "gate/hardware_check.hpp"
 #include "util/number_format.hpp"
 #include "util/strings.hpp"
 
@@ -23,15 +24,21 @@ using numbers = std::map<std::string, double, std::less<>>;
 // One kernel's findings so far, by severity, in the order found.
 struct findings {
   std::vector<reason> failures, warnings, notes;
+  /// The kernel's part in the suite's figure, from the judge of its change (one at most).
+  std::optional<stats::kernel_ratio> suite_part;
   void add(findings&& more) {
     for (auto [from, to] : {std::pair{&more.failures, &failures},
                             std::pair{&more.warnings, &warnings}, std::pair{&more.notes, &notes}}) {
       to->insert(to->end(), std::make_move_iterator(from->begin()),
                  std::make_move_iterator(from->end()));
     }
+    if (more.suite_part) {
+      suite_part = std::move(more.suite_part);
+    }
   }
   void add(detail::efficiency_judgement&& j) {
-    add(findings{std::move(j.failures), std::move(j.warnings), std::move(j.notes)});
+    add(findings{std::move(j.failures), std::move(j.warnings), std::move(j.notes),
+                 std::move(j.suite_part)});
   }
 };
 
@@ -308,6 +315,19 @@ findings clock_differences(const baseline_kernel& b, const kernel_report& k,
   return out;
 }
 
+// A run on other hardware than the baseline's stored runs, without a kept build to measure both
+// here: compared all the same, and said so with both devices named.
+reason hardware_warning(const hardware_change& h, const std::string& source) {
+  return {"other_hardware",
+          {},
+          "other hardware: the baseline " + source + " was measured on " + describe(h.stored) +
+              ", this run on " + describe(h.now) + " (" + detail::differences_text(h) +
+              "): its stored runs are compared all the same, which measures the hardware as "
+              "much as the code; keep the build with the baseline (baseline accept "
+              "--keep-build) so that both builds are measured here, or accept a baseline on "
+              "this hardware"};
+}
+
 // The kernel's efficiency against its baseline entry: the statistical verdict on the first
 // run's samples, and, where the gate measured an AMBIGUOUS kernel again (confirmation runs),
 // the floor rule over all its runs, which then decides; where the baseline's build was run
@@ -354,6 +374,9 @@ findings judge_efficiency_change(const kernel_case& c, const baseline_kernel& b,
   findings out;
   out.add(std::move(judged));
   out.add(clock_differences(b, k, measured.base->source));
+  if (measured.hardware && measured.hardware->action == "warn") {
+    out.warnings.push_back(hardware_warning(*measured.hardware, measured.base->source));
+  }
   if (base.work && detail::work_changed(*base.work, *head.work)) {
     // Counters are deterministic: a change in work shows even where timing cannot.
     out.warnings.push_back({"work_changed",
@@ -580,7 +603,8 @@ double efficiency_of(const kernel_report& k, const prediction& p) {
 // Every criterion on one kernel; `lead` (perfgate ab's session) leads the reasons.
 verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& policy,
                      const gate_measurements& measured,
-                     const std::optional<hull::species>& hull_species) {
+                     const std::optional<hull::species>& hull_species,
+                     std::vector<stats::kernel_ratio>& suite) {
   const std::string& local = r.devices.front().id;
   verdict v;
   v.device = local;
@@ -606,6 +630,11 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
                             c.p.one_core, k.measured->time_s / static_cast<double>(k.invocations)));
   }
   all.add(clock_notes(k, c.p, r.devices.front()));
+  for (auto* f : {&lead, &all}) {
+    if (f->suite_part) {
+      suite.push_back(std::move(*f->suite_part));
+    }
+  }
   const bool failed = !lead.failures.empty() || !all.failures.empty();
   const bool warned = !lead.warnings.empty() || !all.warnings.empty();
   v.status = failed ? verdict_status::fail
@@ -636,6 +665,7 @@ void apply_gate(report& r, const gate_policy& policy, const gate_measurements& m
   // Parsed once: the class is the policy's, the same for every kernel.
   const std::optional<hull::species> hull_species =
       policy.hull ? std::optional(hull::parse_species(policy.hull->species)) : std::nullopt;
+  std::vector<stats::kernel_ratio> suite; // each kernel judged against a baseline or base
   for (auto& k : r.kernels) {
     if (!k.skip_reason.empty()) {
       continue; // its skip verdict already says why it cannot be judged
@@ -650,7 +680,12 @@ void apply_gate(report& r, const gate_policy& policy, const gate_measurements& m
       k.result.findings.push_back({"not_on_local_device", verdict_status::skip, {}});
       continue;
     }
-    k.result = judge_kernel(r, k, policy, measured, hull_species);
+    k.result = judge_kernel(r, k, policy, measured, hull_species, suite);
+  }
+  r.hardware = measured.hardware;
+  r.suite.reset();
+  if (!suite.empty()) {
+    r.suite = stats::summarize_suite(suite, policy.confidence);
   }
 }
 

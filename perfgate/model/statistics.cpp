@@ -146,6 +146,17 @@ void check_confidence(double confidence) {
   }
 }
 
+// The central `confidence` of bootstrap replicates, widened to contain the point estimate.
+interval percentile_interval(std::vector<double> replicates, double estimate, double confidence) {
+  std::sort(replicates.begin(), replicates.end());
+  const double tail = (1 - confidence) / 2;
+  const auto count = static_cast<double>(replicates.size());
+  const auto lo_at = static_cast<std::size_t>(std::floor(tail * count));
+  const auto hi_at =
+      std::min(replicates.size() - 1, static_cast<std::size_t>(std::ceil((1 - tail) * count)) - 1);
+  return {std::min(replicates[lo_at], estimate), estimate, std::max(replicates[hi_at], estimate)};
+}
+
 } // namespace
 
 runs relative_times(const runs& efficiencies) {
@@ -364,14 +375,7 @@ interval bootstrap_median_ratio(const runs& base, const runs& head, double confi
     }
     ratios.push_back(hm / bm);
   }
-  std::sort(ratios.begin(), ratios.end());
-  const double tail = (1 - confidence) / 2;
-  const auto count = static_cast<double>(ratios.size());
-  const auto lo_at = static_cast<std::size_t>(std::floor(tail * count));
-  const auto hi_at =
-      std::min(ratios.size() - 1, static_cast<std::size_t>(std::ceil((1 - tail) * count)) - 1);
-  const double estimate = median(pooled(h)) / base_median;
-  return {std::min(ratios[lo_at], estimate), estimate, std::max(ratios[hi_at], estimate)};
+  return percentile_interval(std::move(ratios), median(pooled(h)) / base_median, confidence);
 }
 
 std::string_view to_string(change c) {
@@ -576,6 +580,91 @@ ab_verdict judge_ab(std::span<const double> base, std::span<const double> head, 
             : 0;
   }
   return v;
+}
+
+namespace {
+
+// A kernel prepared for the suite's bootstrap: log of its ratio, and its samples (thinned)
+// with their medians' ratio, where both sides have positive ones.
+struct suite_kernel {
+  double log_ratio = 0;
+  runs base, head;         ///< one run each (resampled_median's input)
+  double sample_ratio = 0; ///< median(head) / median(base); 0: resample the kernel only
+};
+
+suite_kernel prepare(const kernel_ratio& k, std::size_t max_samples) {
+  if (!(k.ratio > 0) || !std::isfinite(k.ratio)) {
+    throw std::invalid_argument("a kernel's time ratio is not positive and finite");
+  }
+  suite_kernel out{std::log(k.ratio), {}, {}, 0};
+  if (!k.base.empty() && !k.head.empty()) {
+    const double b = median(k.base), h = median(k.head);
+    if (b > 0 && h > 0) {
+      out.base = {thinned(k.base, max_samples)};
+      out.head = {thinned(k.head, max_samples)};
+      out.sample_ratio = h / b;
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+interval bootstrap_geomean_ratio(std::span<const kernel_ratio> kernels, double confidence,
+                                 int resamples, std::uint64_t seed, std::size_t max_samples) {
+  check_confidence(confidence);
+  if (kernels.empty()) {
+    throw std::invalid_argument("no kernel: no geometric mean");
+  }
+  if (resamples < 100) {
+    throw std::invalid_argument("the bootstrap needs at least 100 resamples");
+  }
+  std::vector<suite_kernel> ks;
+  double sum = 0;
+  for (const auto& k : kernels) {
+    ks.push_back(prepare(k, std::max<std::size_t>(max_samples, 1)));
+    sum += ks.back().log_ratio;
+  }
+  const auto n = static_cast<double>(ks.size());
+  generator rng(seed);
+  std::vector<double> scratch, geomeans;
+  geomeans.reserve(static_cast<std::size_t>(resamples));
+  for (int r = 0; r < resamples; ++r) {
+    double logs = 0;
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const auto& k = ks[rng.below(ks.size())];
+      logs += k.log_ratio;
+      if (k.sample_ratio > 0) {
+        const double b = resampled_median(k.base, rng, scratch);
+        const double h = resampled_median(k.head, rng, scratch);
+        logs += b > 0 && h > 0 ? std::log(h / b / k.sample_ratio) : 0;
+      }
+    }
+    geomeans.push_back(std::exp(logs / n));
+  }
+  return percentile_interval(std::move(geomeans), std::exp(sum / n), confidence);
+}
+
+suite_summary summarize_suite(std::span<const kernel_ratio> kernels, double confidence,
+                              int resamples, std::uint64_t seed) {
+  suite_summary s;
+  s.geomean = bootstrap_geomean_ratio(kernels, confidence, resamples, seed);
+  s.confidence = confidence;
+  s.resamples = resamples;
+  s.kernels = kernels.size();
+  for (const auto& k : kernels) {
+    if (!k.kind) {
+      ++s.unjudged;
+      continue;
+    }
+    switch (*k.kind) {
+    case change::slower: ++s.slower; break;
+    case change::faster: ++s.faster; break;
+    case change::same: ++s.same; break;
+    case change::ambiguous: ++s.ambiguous; break;
+    }
+  }
+  return s;
 }
 
 } // namespace perfgate::stats

@@ -6,6 +6,7 @@
 #include <perfgate/version.hpp>
 
 #include "model/duration_json.hpp"
+#include "report/identity_json.hpp"
 #include "report/prediction_fields.hpp"
 #include "util/json_fields.hpp"
 
@@ -51,6 +52,22 @@ stats::interval time_ratio(const json_fields& v) {
     ratio.fail("estimate", "expected lo <= estimate <= hi");
   }
   return r;
+}
+
+// The report's "suite" (report/writers/suite_summary.cpp writes it).
+stats::suite_summary read_suite(const json_fields& f) {
+  stats::suite_summary s;
+  s.geomean = time_ratio(f);
+  s.confidence = f.fraction("confidence");
+  s.resamples = static_cast<int>(f.count("resamples"));
+  s.kernels = f.count("kernels");
+  const auto counts = f.object("counts");
+  s.slower = counts.count("SLOWER");
+  s.faster = counts.count("FASTER");
+  s.same = counts.count("SAME");
+  s.ambiguous = counts.count("AMBIGUOUS");
+  s.unjudged = counts.count("unjudged");
+  return s;
 }
 
 std::optional<double> optional_number(const json_fields& f, std::string_view key) {
@@ -404,6 +421,15 @@ report report_from_json(std::string_view text, const std::string& file) {
     root.object("profile").fail("local_device", "expected the id of one of the report's "
                                                 "devices, found \"" +
                                                     r.local_device + "\"");
+  }
+  if (root.has("suite")) {
+    r.suite = read_suite(root.object("suite"));
+  }
+  if (root.has("identity")) {
+    r.identity = detail::read_identity(root.object("identity"));
+  }
+  if (root.has("hardware")) {
+    r.hardware = detail::read_hardware(root.object("hardware"));
   }
   const auto& kernels = root.array("kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {

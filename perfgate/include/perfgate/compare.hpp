@@ -51,6 +51,8 @@ struct kernel_comparison {
 struct comparison {
   std::string base_file, head_file;
   std::vector<kernel_comparison> kernels; ///< failures first, then warnings, then the rest
+  /// The kernels whose efficiencies were compared, in one figure (stats::summarize_suite).
+  std::optional<stats::suite_summary> suite;
   [[nodiscard]] bool failed() const;
 };
 

@@ -65,6 +65,8 @@ struct baseline {
   std::string source; ///< the report(s) it was accepted from
   std::vector<baseline_kernel> kernels;
   std::optional<stored_build> build;
+  /// The hardware the baseline's runs measured on (the first report's), when recorded.
+  std::optional<device_identity> identity;
   /// The kernel as measured on `local_device`; an entry without a local device (written before
   /// devices were recorded) stands for any. Null when there is none.
   [[nodiscard]] const baseline_kernel* find(std::string_view kernel,
@@ -159,6 +161,10 @@ struct gate_measurements {
   /// undecided, and it then decides the kernel's change against the baseline. Without: the
   /// base build `perfgate ab` was given, and the session is the kernel's change.
   std::map<std::string, interleaved_runs, std::less<>> ab_runs;
+  /// The run measured on other hardware than the baseline's (compare_identities): recorded in
+  /// the report, and, with action "warn", every kernel judged against the stored runs warns
+  /// naming both devices.
+  std::optional<hardware_change> hardware;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one), by the policy's

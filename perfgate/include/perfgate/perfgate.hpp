@@ -5,8 +5,10 @@
 #pragma once
 
 #include <perfgate/calibration.hpp>
+#include <perfgate/change_points.hpp>
 #include <perfgate/compare.hpp>
 #include <perfgate/device.hpp>
+#include <perfgate/device_identity.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 #include <perfgate/gate.hpp>
@@ -19,6 +21,5 @@
 #include <perfgate/report.hpp>
 #include <perfgate/run_meta.hpp>
 #include <perfgate/statistics.hpp>
-#include <perfgate/change_points.hpp>
 #include <perfgate/version.hpp>
 #include <perfgate/writers.hpp>

@@ -5,6 +5,7 @@
 /// computed; the writers never compute model values themselves.
 #pragma once
 
+#include <perfgate/device_identity.hpp>
 #include <perfgate/model.hpp>
 #include <perfgate/pipeline.hpp>
 #include <perfgate/profile.hpp>
@@ -100,6 +101,14 @@ struct report {
   int profile_warp_size = 32;
   std::vector<device> devices; ///< the devices predicted for, in order
   std::vector<kernel_report> kernels;
+  /// Gated against a baseline or a base build: the suite in one figure, the geometric mean of
+  /// the judged kernels' time ratios head / base with its interval, and the verdicts' counts
+  /// (stats::summarize_suite). Absent when no kernel was compared.
+  std::optional<stats::suite_summary> suite;
+  /// The hardware the run measured on (perfgate run), when it was told.
+  std::optional<device_identity> identity;
+  /// Gated against a baseline recorded on other hardware: both, what differs, what was done.
+  std::optional<hardware_change> hardware;
   /// The major version of the format it was read from: 1 has no roofs, and its efficiencies
   /// were the model's predicted time / measured time.
   int schema_version = 2;

@@ -215,4 +215,46 @@ inline constexpr std::size_t ab_min_rounds = 6;
 [[nodiscard]] ab_verdict judge_ab(std::span<const double> base, std::span<const double> head,
                                   double allowed, double confidence = 0.95);
 
+/// One kernel's part in a suite's figure: the time ratio head / base its verdict gave (larger
+/// is slower), that verdict, and the larger-is-worse values (times relative to the roof) the
+/// ratio came from, where they were kept.
+struct kernel_ratio {
+  double ratio = 1;
+  /// The verdict's kind; empty where the kernel had too few samples for one (a point
+  /// comparison): it counts in the geometric mean, not among the verdicts.
+  std::optional<change> kind;
+  std::vector<double> base, head; ///< may be empty: the ratio is then taken as it is
+};
+
+/// What a comparison of two runs of a suite says in one figure: the geometric mean of its
+/// kernels' time ratios head / base (1.03: the suite 3% slower) with a bootstrap interval, and
+/// how many kernels each verdict got.
+struct suite_summary {
+  interval geomean;
+  double confidence = 0.95;
+  int resamples = 2000;
+  std::size_t kernels = 0; ///< in the geometric mean
+  std::size_t slower = 0, faster = 0, same = 0, ambiguous = 0;
+  std::size_t unjudged = 0; ///< kernels with no verdict kind (too few samples)
+};
+
+/// The geometric mean of the kernels' ratios, exp(mean(log ratio)), with a percentile-bootstrap
+/// interval: each of `resamples` resamples draws as many kernels as there are, with
+/// replacement, and for each drawn kernel with samples on both sides resamples those too (each
+/// side with replacement, thinned to `max_samples` like bootstrap_median_ratio): its ratio
+/// then moves by median(head*) / median(base*) over median(head) / median(base), so the point
+/// estimate stays its verdict's ratio whatever estimator that was. The interval holds the
+/// central `confidence` of the resampled geometric means, widened to contain the estimate.
+/// Identical ratios without samples give a zero-width interval. Throws std::invalid_argument for
+/// no kernel, a ratio that is not positive and finite, or resamples < 100.
+[[nodiscard]] interval bootstrap_geomean_ratio(std::span<const kernel_ratio> kernels,
+                                               double confidence = 0.95, int resamples = 2000,
+                                               std::uint64_t seed = 0x5eedULL,
+                                               std::size_t max_samples = 200);
+
+/// bootstrap_geomean_ratio's interval and the count of each verdict kind. Throws as it does.
+[[nodiscard]] suite_summary summarize_suite(std::span<const kernel_ratio> kernels,
+                                            double confidence = 0.95, int resamples = 2000,
+                                            std::uint64_t seed = 0x5eedULL);
+
 } // namespace perfgate::stats

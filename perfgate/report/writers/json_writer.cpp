@@ -5,7 +5,9 @@
 #include <perfgate/writers.hpp>
 
 #include "model/duration_json.hpp"
+#include "report/identity_json.hpp"
 #include "report/prediction_fields.hpp"
+#include "report/writers/suite_summary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -148,6 +150,15 @@ std::string report_to_json(const report& r) {
   j["devices"] = json::array();
   for (const auto& d : r.devices) {
     j["devices"].push_back(device_json(d));
+  }
+  if (r.suite) {
+    j["suite"] = detail::suite_json(*r.suite);
+  }
+  if (r.identity) {
+    j["identity"] = detail::identity_json(*r.identity);
+  }
+  if (r.hardware) {
+    j["hardware"] = detail::hardware_json(*r.hardware);
   }
   j["kernels"] = json::array();
   for (const auto& k : r.kernels) {

@@ -5,6 +5,7 @@
 #include <perfgate/writers.hpp>
 
 #include "report/writers/prediction_table.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -160,6 +161,9 @@ std::string report_to_markdown(const report& r) {
                     " failed, " + std::to_string(counts[1]) + " warned, " +
                     std::to_string(counts[2]) + " passed, " + std::to_string(counts[3]) +
                     " not gated\n\n";
+  if (r.suite) { // the suite in one figure opens a comparison
+    out += "**" + suite_line(*r.suite) + "**\n\n";
+  }
   if (r.profile_format == "merged") {
     std::size_t parts = 1;
     for (char c : r.profile_file) {

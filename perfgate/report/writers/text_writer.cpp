@@ -4,6 +4,7 @@
 #include <perfgate/writers.hpp>
 
 #include "report/writers/prediction_table.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
 
@@ -53,6 +54,9 @@ std::string measured_line(const report& r, const measurement& m) {
 std::string report_to_text(const report& r) {
   using namespace detail;
   std::string out;
+  if (r.suite) { // the suite in one figure opens a comparison
+    out += suite_line(*r.suite) + "\n\n";
+  }
   out += "profile: " + r.profile_file + " (" + r.profile_format;
   if (!r.profile_device.empty()) {
     out += ", taken on " + r.profile_device;

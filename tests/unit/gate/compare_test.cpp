@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 namespace {
 perfgate::device dev(double fp64_gflops, double dram_gbs) {
@@ -182,4 +183,26 @@ TEST(Compare, KernelThatCannotBeJudgedIsNotComparedButWarns) {
   const auto b = perfgate::baseline_from_report(head, "head.json");
   ASSERT_EQ(b.kernels.size(), 1U);
   EXPECT_EQ(b.kernels.front().name, "BM_triad");
+}
+
+// The suite in one figure opens the comparison: BM_dot 1.5x slower and BM_triad unchanged give
+// a geometric mean of sqrt(1.5) with the two-kernel bootstrap's interval 1x .. 1.5x (each
+// resample draws {1,1}, {1,1.5} or {1.5,1.5}); both by a point comparison (no samples).
+TEST(Compare, SuiteGeomeanOpensTheComparison) {
+  auto slowed = base_kernels;
+  slowed[1].time_s *= 1.5;
+  const auto c = perfgate::compare_reports(gated(base_kernels), gated(slowed));
+  ASSERT_TRUE(c.suite.has_value());
+  EXPECT_NEAR(c.suite->geomean.estimate, std::sqrt(1.5), 1e-9);
+  EXPECT_NEAR(c.suite->geomean.lo, 1.0, 1e-9);
+  EXPECT_NEAR(c.suite->geomean.hi, 1.5, 1e-9);
+  EXPECT_EQ(c.suite->kernels, 2U);
+  EXPECT_EQ(c.suite->unjudged, 2U);
+  const auto j = nlohmann::json::parse(perfgate::comparison_to_json(c));
+  EXPECT_NEAR(j.at("suite").at("time_ratio").at("estimate").get<double>(), std::sqrt(1.5), 1e-9);
+  EXPECT_EQ(j.at("suite").at("kernels").get<int>(), 2);
+  const auto md = perfgate::comparison_to_markdown(c);
+  EXPECT_EQ(
+      md.rfind("## perfgate compare\n\n**suite: geometric mean time ratio head/base 1.225x", 0), 0U)
+      << md;
 }

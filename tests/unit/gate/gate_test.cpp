@@ -450,6 +450,34 @@ TEST(Gate, SamplesWorkAndTheChangeSurviveJson) {
   EXPECT_NEAR(c->allowed, 1 / 0.9, 1e-12);
 }
 
+// One kernel 1.2x slower with samples on both sides: the suite's geometric mean is its verdict's
+// ratio, its interval the kernel's samples resampled (so not zero-width), one SLOWER; the report
+// JSON carries it and reads it back. Without a baseline there is no suite.
+TEST(Gate, AGateAgainstABaselineCarriesTheSuitesFigure) {
+  auto base_report = sampled_kernel(1e9, around(62.5e-3));
+  perfgate::apply_gate(base_report, {});
+  EXPECT_FALSE(base_report.suite);
+  perfgate::gate_measurements measured;
+  measured.base = perfgate::baseline_from_report(base_report, "base.json");
+  auto slower = sampled_kernel(1e9, around(62.5e-3 * 1.2));
+  perfgate::apply_gate(slower, {}, measured);
+  ASSERT_TRUE(slower.suite);
+  const auto& s = *slower.suite;
+  EXPECT_NEAR(s.geomean.estimate, slower.kernels[0].result.change->ratio.estimate, 1e-12);
+  EXPECT_LT(s.geomean.lo, s.geomean.estimate);
+  EXPECT_GT(s.geomean.hi, s.geomean.estimate);
+  EXPECT_GT(s.geomean.lo, 1.1); // a 1.2x slowdown in 1% noise
+  EXPECT_EQ(s.kernels, 1U);
+  EXPECT_EQ(s.slower, 1U);
+  EXPECT_EQ(s.same + s.faster + s.ambiguous + s.unjudged, 0U);
+  const auto read = perfgate::report_from_json(perfgate::report_to_json(slower), "r.json");
+  ASSERT_TRUE(read.suite);
+  EXPECT_EQ(read.suite->geomean.lo, s.geomean.lo);
+  EXPECT_EQ(read.suite->geomean.hi, s.geomean.hi);
+  EXPECT_EQ(read.suite->slower, 1U);
+  EXPECT_EQ(read.suite->resamples, s.resamples);
+}
+
 TEST(Gate, ClocksThatDifferFromTheBaselinesAreWarnedAbout) {
   const auto dev = perfgate::resolve_device("h100-sxm");
   auto base_report =

@@ -532,3 +532,102 @@ TEST(JudgeAB, SessionsResampledFromMeasuredRunMedians) {
 
 } // namespace
 } // namespace perfgate::stats
+
+namespace perfgate::stats {
+namespace {
+
+std::vector<kernel_ratio> ratios_only(std::initializer_list<double> rs) {
+  std::vector<kernel_ratio> ks;
+  for (double r : rs) {
+    ks.push_back({r, change::same, {}, {}});
+  }
+  return ks;
+}
+
+// Two kernels at 1x and 4x: the geometric mean is 2; a resample draws {1,1} (1x) a quarter of
+// the time, {1,4} (2x) half and {4,4} (4x) a quarter, so the central 95% runs from 1x to 4x.
+TEST(SuiteGeomean, HandComputableTwoKernels) {
+  const auto ks = ratios_only({1.0, 4.0});
+  const interval g = bootstrap_geomean_ratio(ks);
+  EXPECT_NEAR(g.estimate, 2.0, 1e-12);
+  EXPECT_NEAR(g.lo, 1.0, 1e-12);
+  EXPECT_NEAR(g.hi, 4.0, 1e-12);
+  EXPECT_NEAR(bootstrap_geomean_ratio(ratios_only({0.5, 2.0, 1.0})).estimate, 1.0, 1e-12);
+}
+
+TEST(SuiteGeomean, IdenticalRatiosGiveThatRatioWithZeroWidth) {
+  const interval g = bootstrap_geomean_ratio(ratios_only({1.3, 1.3, 1.3, 1.3, 1.3}));
+  EXPECT_NEAR(g.estimate, 1.3, 1e-12);
+  EXPECT_EQ(g.lo, g.estimate);
+  EXPECT_EQ(g.hi, g.estimate);
+}
+
+TEST(SuiteGeomean, IntervalHoldsTheEstimateAndIsDeterministic) {
+  timings t(45);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<kernel_ratio> ks;
+    for (int i = 0; i < 2 + trial % 5; ++i) {
+      auto base = t.draw(10, 1.0, 0.05);
+      auto head = t.draw(10, 1.0 + 0.05 * i, 0.05);
+      const double r = median(head) / median(base);
+      ks.push_back({r, change::same, std::move(base), std::move(head)});
+    }
+    const interval g = bootstrap_geomean_ratio(ks);
+    EXPECT_TRUE(g.contains(g.estimate)) << "trial " << trial;
+    EXPECT_LT(g.lo, g.hi) << "trial " << trial;
+    const interval again = bootstrap_geomean_ratio(ks);
+    EXPECT_EQ(g.lo, again.lo);
+    EXPECT_EQ(g.hi, again.hi);
+  }
+}
+
+// One kernel with samples: the suite's interval is that kernel's bootstrap of the median ratio
+// (other draws of the same method: within 2%), and without its samples it has zero width.
+TEST(SuiteGeomean, OneKernelsSamplesAreResampled) {
+  timings t(7);
+  const auto base = t.draw(20, 1.0, 0.05), head = t.draw(20, 1.2, 0.05);
+  const double r = median(head) / median(base);
+  const std::vector<kernel_ratio> ks = {{r, change::slower, base, head}};
+  const interval g = bootstrap_geomean_ratio(ks);
+  const interval single = bootstrap_median_ratio(base, head);
+  EXPECT_NEAR(g.estimate, single.estimate, 1e-12);
+  EXPECT_NEAR(g.lo / single.lo, 1.0, 0.02);
+  EXPECT_NEAR(g.hi / single.hi, 1.0, 0.02);
+  EXPECT_GT(g.hi / g.lo, 1.05);
+  const interval bare = bootstrap_geomean_ratio(std::vector<kernel_ratio>{{r, {}, {}, {}}});
+  EXPECT_EQ(bare.lo, bare.hi);
+}
+
+// The point estimate is the verdicts' ratios whatever the samples' medians say (an A/B verdict's
+// Hodges-Lehmann ratio is not the ratio of the medians): the samples only move it in resamples.
+TEST(SuiteGeomean, EstimateIsTheVerdictsRatio) {
+  const std::vector<kernel_ratio> ks = {{1.1, change::slower, {1, 1, 1, 1, 1}, {2, 2, 2, 2, 2}},
+                                        {1.1, change::slower, {}, {}}};
+  const interval g = bootstrap_geomean_ratio(ks);
+  EXPECT_NEAR(g.estimate, 1.1, 1e-12);
+  EXPECT_NEAR(g.lo, 1.1, 1e-12); // constant samples: no spread to resample
+  EXPECT_NEAR(g.hi, 1.1, 1e-12);
+}
+
+TEST(SuiteGeomean, CountsVerdictsAndRefusesBadInput) {
+  std::vector<kernel_ratio> ks = ratios_only({1.0, 1.2, 0.8, 1.05});
+  ks[1].kind = change::slower;
+  ks[2].kind = change::faster;
+  ks[3].kind = change::ambiguous;
+  ks.push_back({1.0, std::nullopt, {}, {}});
+  const suite_summary s = summarize_suite(ks, 0.9);
+  EXPECT_EQ(s.kernels, 5u);
+  EXPECT_EQ(s.same, 1u);
+  EXPECT_EQ(s.slower, 1u);
+  EXPECT_EQ(s.faster, 1u);
+  EXPECT_EQ(s.ambiguous, 1u);
+  EXPECT_EQ(s.unjudged, 1u);
+  EXPECT_EQ(s.confidence, 0.9);
+  EXPECT_THROW((void)bootstrap_geomean_ratio(std::vector<kernel_ratio>{}), std::invalid_argument);
+  EXPECT_THROW((void)bootstrap_geomean_ratio(ratios_only({1.0, 0.0})), std::invalid_argument);
+  EXPECT_THROW((void)bootstrap_geomean_ratio(ratios_only({1.0, NAN})), std::invalid_argument);
+  EXPECT_THROW((void)bootstrap_geomean_ratio(ratios_only({1.0}), 0.95, 10), std::invalid_argument);
+}
+
+} // namespace
+} // namespace perfgate::stats
