@@ -239,13 +239,18 @@ std::string baseline_to_json(const baseline& b) {
     json jk = {{"name", k.name},
                {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
                {"local_device", k.local_device},
-               {"O_krn", k.O_krn},
                {"bounds", bounds}};
+    // 0: not recorded, or a kernel that declared bytes alone (no operations): absent, never 0.
+    if (k.O_krn > 0) {
+      jk["O_krn"] = k.O_krn;
+    }
     if (!k.efficiency_runs.empty()) {
       jk["efficiency_runs"] = k.efficiency_runs;
     }
-    if (k.W_comp > 0 || k.W_traf > 0) {
+    if (k.W_comp > 0) {
       jk["W_comp"] = k.W_comp;
+    }
+    if (k.W_traf > 0) {
       jk["W_traf"] = k.W_traf;
     }
     if (k.sm_clock_mhz) {
@@ -627,7 +632,8 @@ void apply_gate(report& r, const gate_policy& policy) {
           }
           const std::string what =
               "class changed on " + q.device + ": " + std::string(to_string(*was)) + "-bound -> " +
-              describe_class(k.params, q) + " (baseline O_krn " + detail::fixed(b->O_krn, 3) + ")";
+              describe_class(k.params, q) + " (baseline O_krn " +
+              (b->O_krn > 0 ? detail::fixed(b->O_krn, 3) : "not declared") + ")";
           if (near_ridge(k.params.O_krn, gated_ridge(q), policy.ridge_margin)) {
             warnings.push_back(what + "; within " + ratio(policy.ridge_margin * 100) +
                                "% of the ridge, so a warning");

@@ -128,7 +128,7 @@ std::string roofline_svg(const report& r, std::size_t device_index) {
         kp.performance = perf;
       }
     }
-    if (kp.p) {
+    if (kp.p && k.params.compute_declared) { // bytes alone: no type, so no compute roof
       const auto same = std::find_if(roofs.begin(), roofs.end(), [&](const roof& rf) {
         return rf.peak == kp.p->T_op && rf.bandwidth == kp.p->B_mem;
       });
