@@ -51,6 +51,8 @@ struct program_collection {
   /// cupti: counter runs to reuse across collections of the same program (the A/B session's);
   /// null for none.
   std::map<std::string, detail::cupti_run>* counter_runs = nullptr;
+  /// nvbench: the folder of counter runs kept between runs (empty: none).
+  std::string counter_cache_dir;
 };
 /// `--timeout`'s check, one for every command that runs a program: a finite number of seconds
 /// above 0 (CLI::PositiveNumber lets nan and inf through).

@@ -60,6 +60,7 @@ struct run_options {
   double confidence = 0.95;
   bool keep_warm_up = false;
   bool flush_l2 = false;
+  std::string counter_cache; ///< nvbench: the folder of counter runs kept between runs
   std::string gpu_calibrations;
   std::vector<std::string> idg_files;
   std::string latencies_file;
@@ -158,6 +159,7 @@ profile collect(const run_options& o, const std::vector<std::string>& only = {})
   c.time_budget_s = o.time_budget_s;
   c.flush_l2 = o.flush_l2;
   c.keep_warm_up = o.keep_warm_up;
+  c.counter_cache_dir = o.counter_cache;
   c.only_benchmarks = only;
   return collect_program(c);
 }
@@ -209,6 +211,7 @@ profile collect_program(const program_collection& c) {
   request.time_budget_s = c.time_budget_s;
   request.only_benchmarks = c.only_benchmarks;
   request.counter_runs = c.counter_runs;
+  request.counter_cache_dir = c.counter_cache_dir;
   if (c.program.empty()) {
     throw usage_error("no program to run: give it after --, e.g. perfgate run ... -- ./bench");
   }
@@ -623,6 +626,10 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
   cmd->add_flag("--flush-l2", o->flush_l2,
                 "cupti: flush the GPU's L2 before every launch of the timing run (cold-cache "
                 "times; ncu does so by default)");
+  cmd->add_option("--counter-cache", o->counter_cache,
+                  "nvbench: keep each state's counter run in this folder and reuse it while the "
+                  "program's files are unchanged (counters repeat, times do not; "
+                  "add_perf_prediction gives its build tree's)");
   cmd->add_flag("--keep-warm-up", o->keep_warm_up,
                 "cupti, ncu, rocprof: keep each kernel's first launch (left out by default when "
                 "a kernel is launched more than once: its warm-up)");
