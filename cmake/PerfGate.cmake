@@ -49,7 +49,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [CONFIRM_BUDGET <seconds>]
                         [AB_BUDGET <seconds>]
                         [AB_BASE_BINARY <path>]
-                        [KEEP_WARM_UP] [FLUSH_L2]
+                        [KEEP_WARM_UP] [FLUSH_L2] [NO_COUNTER_CACHE]
                         [HULL_SPECIES "<class>"]
                         [HULL_F <ops>]
                         [HULL_TOLERANCE <x>]
@@ -197,6 +197,14 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
   ``FLUSH_L2``
     The cupti collector flushes the GPU's L2 before every launch of its timing run, so each
     kernel is timed with a cold L2 (as Nsight Compute, the ncu collector, does by default).
+
+  ``NO_COUNTER_CACHE``
+    The nvbench collector (``COLLECTOR nvbench`` or ``auto``) keeps each state's counter run in
+    ``${CMAKE_BINARY_DIR}/perfgate-counter-cache`` and reuses it while the program's files are
+    byte-identical (counters repeat run after run, times do not: only the times are measured
+    again; docs/nvbench.md). This keyword counts every state every run instead: for a program
+    whose kernels depend on what its files do not hold (a data file it reads, a shared library
+    rebuilt without relinking it).
 
   ``REPORT_DIR <dir>``
     Where the ``perfgate-report/1`` JSON goes, named ``<test-name>.json``. Default
@@ -673,6 +681,9 @@ macro(_perfgate_run_command)
   if(arg_FLUSH_L2)
     list(APPEND command --flush-l2)
   endif()
+  if(collector MATCHES "^(nvbench|auto)$" AND NOT arg_NO_COUNTER_CACHE)
+    list(APPEND command --counter-cache "${CMAKE_BINARY_DIR}/perfgate-counter-cache")
+  endif()
   if(DEFINED arg_TARGET_CI)
     list(APPEND command --target-ci "${arg_TARGET_CI}")
     _perfgate_forward(TIME_BUDGET --time-budget)
@@ -714,7 +725,7 @@ macro(_perfgate_register)
 endmacro()
 
 function(add_perf_prediction target)
-  set(options KEEP_WARM_UP FLUSH_L2)
+  set(options KEEP_WARM_UP FLUSH_L2 NO_COUNTER_CACHE)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
       HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY

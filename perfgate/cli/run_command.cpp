@@ -204,6 +204,10 @@ void add_runs_options(CLI::App* cmd, run_options& o) {
                   "seconds")
       ->check(CLI::Range(0.0, 86400.0))
       ->capture_default_str();
+  cmd->add_option("--counter-cache", o.collection.counter_cache_dir,
+                  "nvbench: keep each state's counter run in this folder and reuse it while the "
+                  "program's files are unchanged (counters repeat, times do not; "
+                  "add_perf_prediction gives its build tree's)");
   cmd->add_flag("--flush-l2", o.collection.flush_l2,
                 "cupti: flush the GPU's L2 before every launch of the timing run (cold-cache "
                 "times; ncu does so by default)");

@@ -52,6 +52,9 @@ struct collect_request {
   /// launches fixed) and its times are not: an A/B session counts each build once and times it
   /// every round, one program run a round instead of two or three (issue 43).
   std::map<std::string, cupti_run>* counter_runs = nullptr;
+  /// nvbench: the folder of counter runs kept between gate runs (counter_cache.hpp), reused
+  /// while the program's files are unchanged; empty: every state is counted every run.
+  std::string counter_cache_dir;
 
   /// What is left of timeout_s for the next run of the program (at least a millisecond).
   [[nodiscard]] std::optional<double> time_left() const {
@@ -221,12 +224,13 @@ struct cupti_session {
 [[nodiscard]] cupti_session open_cupti_session();
 
 /// Runs the request's program once with the injection library in `mode` ("timing" or
-/// "counters" with `metrics`) and reads its perfgate-cupti/1 file. `what` names the run in
-/// messages. target_error (3) when the program fails, skip_error when the library skipped.
+/// "counters" with `metrics`) and reads its perfgate-cupti/1 file, whose text goes to `text`
+/// when given (what a counter cache keeps). `what` names the run in messages. target_error (3)
+/// when the program fails, skip_error when the library skipped.
 [[nodiscard]] cupti_run run_injected(const collect_request& request, const std::string& mode,
                                      const std::string& library,
                                      const std::vector<std::string>& metrics,
-                                     const std::string& what);
+                                     const std::string& what, std::string* text = nullptr);
 #endif
 
 } // namespace perfgate::detail

@@ -314,7 +314,7 @@ std::string injection_library() {
 
 cupti_run run_injected(const collect_request& request, const std::string& mode,
                        const std::string& library, const std::vector<std::string>& metrics,
-                       const std::string& what) {
+                       const std::string& what, std::string* text) {
   const fs::path output = fs::temp_directory_path() /
                           ("perfgate-cupti-" + mode + "-" + std::to_string(::getpid()) + ".json");
   fs::remove(output);
@@ -340,8 +340,12 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
                        ": it never initialised CUDA, or it ended through _exit()/abort "
                        "before the library's exit handler ran");
   }
-  auto run = cupti_run_from_json(read_text_file(output), output.string());
+  const std::string json = read_text_file(output);
+  auto run = cupti_run_from_json(json, output.string());
   fs::remove(output);
+  if (text != nullptr) {
+    *text = json;
+  }
   for (const auto& w : run.warnings) {
     std::cerr << "perfgate: warning (" << what << "): " << w << "\n";
   }

@@ -4,6 +4,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 
+#include "collectors/counter_cache.hpp"
 #include "collectors/cupti/kernel_book.hpp"
 #include "importers/counter_mapping.hpp"
 #include "util/subprocess.hpp"
@@ -171,6 +172,52 @@ bool selected(const nvbench_state& st, const std::string& regex) {
   return regex.empty() || std::regex_search(st.kernel, std::regex(regex));
 }
 
+#ifdef PERFGATE_HAVE_CUPTI
+// The counter run of each state in `to_count`: from the request's counter cache while the
+// program is unchanged, else a run of the state alone under kernel replay (kept for next time).
+std::vector<std::optional<cupti_run>> count_states(const collect_request& request,
+                                                   const nvbench_file& f,
+                                                   const std::vector<std::size_t>& to_count,
+                                                   const cupti_session& session,
+                                                   const cupti_run& census) {
+  std::optional<counter_cache> cache;
+  if (!request.counter_cache_dir.empty()) {
+    cache.emplace(request.counter_cache_dir);
+  }
+  const std::string device = census.device_name + " (" + session.chip + ")";
+  std::vector<std::optional<cupti_run>> state_runs(f.states.size());
+  const auto base = nvbench_program(request.program);
+  std::size_t reused = 0;
+  for (std::size_t n = 0; n < to_count.size(); ++n) {
+    const auto& st = f.states[to_count[n]];
+    collect_request one = request;
+    one.program = nvbench_state_command(base, st);
+    const auto key = counter_cache_key_of(one.program, device, session.plan.metrics);
+    bool hit = false;
+    state_runs[to_count[n]] = cached_counter_run(
+        cache ? &*cache : nullptr, key,
+        [&] {
+          std::cerr << "perfgate: nvbench: counter run " << (n + 1) << " of " << to_count.size()
+                    << ": " << st.kernel << " (" << session.plan.metrics.size() << " metrics, "
+                    << session.plan.passes << " pass" << (session.plan.passes == 1 ? "" : "es")
+                    << " per kernel)\n";
+          std::string text;
+          (void)run_injected(one, "counters", session.library, session.plan.metrics,
+                             "counter run of " + st.kernel, &text);
+          return text;
+        },
+        &hit);
+    reused += hit ? 1 : 0;
+  }
+  if (reused > 0) {
+    std::cerr << "perfgate: nvbench: counters of " << reused << " of " << to_count.size()
+              << " states reused from " << request.counter_cache_dir
+              << " (the program's files unchanged since they were counted)\n";
+  }
+  return state_runs;
+}
+#endif
+
 } // namespace
 
 profile collect_nvbench(const collect_request& request) {
@@ -203,20 +250,7 @@ profile collect_nvbench(const collect_request& request) {
       to_count.push_back(i);
     }
   }
-  std::vector<std::optional<cupti_run>> state_runs(f.states.size());
-  const auto base = nvbench_program(request.program);
-  for (std::size_t n = 0; n < to_count.size(); ++n) {
-    const auto& st = f.states[to_count[n]];
-    std::cerr << "perfgate: nvbench: counter run " << (n + 1) << " of " << to_count.size() << ": "
-              << st.kernel << " (" << session.plan.metrics.size() << " metrics, "
-              << session.plan.passes << " pass" << (session.plan.passes == 1 ? "" : "es")
-              << " per kernel)\n";
-    collect_request one = request;
-    one.program = nvbench_state_command(base, st);
-    state_runs[to_count[n]] =
-        run_injected(one, "counters", session.library, session.plan.metrics,
-                     "counter run of " + st.kernel);
-  }
+  const auto state_runs = count_states(request, f, to_count, session, census);
   std::vector<std::string> notes;
   auto p = profile_from_nvbench_runs(f, program, census, state_runs, &notes);
   for (const auto& note : notes) {

@@ -43,6 +43,7 @@ profile collect_program(const program_collection& c) {
   request.time_budget_s = c.time_budget_s;
   request.only_benchmarks = c.only_benchmarks;
   request.counter_runs = c.counter_runs;
+  request.counter_cache_dir = c.counter_cache_dir;
   if (c.program.empty()) {
     throw usage_error("no program to run: give it after --, e.g. perfgate run ... -- ./bench");
   }

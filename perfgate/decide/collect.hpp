@@ -39,6 +39,8 @@ struct program_collection {
   /// cupti: counter runs to reuse across collections of the same program (the A/B session's);
   /// null for none.
   std::map<std::string, detail::cupti_run>* counter_runs = nullptr;
+  /// nvbench: the folder of counter runs kept between runs (empty: none).
+  std::string counter_cache_dir;
 };
 
 /// Throws usage_error when --flush-l2 is asked of a collector that cannot flush.

@@ -52,13 +52,16 @@ int rank(const kernel_comparison& k) { return k.failed() ? 0 : !k.warnings.empty
 
 void compare_kernel(const kernel_report& b, const kernel_report& h, const compare_policy& policy,
                     kernel_comparison& out, std::vector<stats::kernel_ratio>& suite) {
-  out.W_comp_change = relative(b.params.W_comp, h.params.W_comp);
+  if (b.params.compute_declared && h.params.compute_declared) {
+    out.W_comp_change = relative(b.params.W_comp, h.params.W_comp);
+  }
   out.W_traf_change = relative(b.params.W_traf, h.params.W_traf);
   out.D_ops_change = delta(b.params.D_ops, h.params.D_ops);
   out.D_ldst_change = delta(b.params.D_ldst, h.params.D_ldst);
   out.E_mix_change = delta(b.params.E_mix, h.params.E_mix);
-  for (const auto& [what, change] : {std::pair{"W_comp (operations)", out.W_comp_change},
-                                     std::pair{"W_traf (DRAM bytes)", out.W_traf_change}}) {
+  for (const auto& [what, change] :
+       {std::pair{"W_comp (operations)", out.W_comp_change.value_or(0.0)},
+        std::pair{"W_traf (DRAM bytes)", out.W_traf_change}}) {
     if (change > policy.max_work_increase) {
       out.failures.push_back(std::string(what) + " grew " + percent_change(change) +
                              ", more than the allowed " + percent_change(policy.max_work_increase));
@@ -184,7 +187,8 @@ std::string comparison_to_markdown(const comparison& c) {
     t.rows.push_back({k.failed()            ? "❌"
                       : !k.warnings.empty() ? "⚠️"
                                             : "✅",
-                      "`" + k.name + "`", eff, both ? percent_change(k.W_comp_change) : "-",
+                      "`" + k.name + "`", eff,
+                      both && k.W_comp_change ? percent_change(*k.W_comp_change) : "-",
                       both ? percent_change(k.W_traf_change) : "-", pp(k.D_ops_change),
                       pp(k.D_ldst_change), classes.empty() ? "-" : classes});
   }
@@ -231,7 +235,7 @@ std::string comparison_to_json(const comparison& c) {
          {"device", k.device},
          {"base_efficiency", opt(k.base_efficiency)},
          {"head_efficiency", opt(k.head_efficiency)},
-         {"W_comp_change", k.W_comp_change},
+         {"W_comp_change", opt(k.W_comp_change)},
          {"W_traf_change", k.W_traf_change},
          {"D_ops_change", opt(k.D_ops_change)},
          {"D_ldst_change", opt(k.D_ldst_change)},

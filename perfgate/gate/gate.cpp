@@ -162,13 +162,18 @@ std::string baseline_to_json(const baseline& b) {
     json jk = {{"name", k.name},
                {"efficiency", k.efficiency ? json(*k.efficiency) : json(nullptr)},
                {"local_device", k.local_device},
-               {"O_krn", k.O_krn},
                {"bounds", bounds}};
+    // 0: not recorded, or a kernel that declared bytes alone (no operations): absent, never 0.
+    if (k.O_krn > 0) {
+      jk["O_krn"] = k.O_krn;
+    }
     if (!k.efficiency_runs.empty()) {
       jk["efficiency_runs"] = k.efficiency_runs;
     }
-    if (k.W_comp > 0 || k.W_traf > 0) {
+    if (k.W_comp > 0) {
       jk["W_comp"] = k.W_comp;
+    }
+    if (k.W_traf > 0) {
       jk["W_traf"] = k.W_traf;
     }
     if (k.sm_clock_mhz) {

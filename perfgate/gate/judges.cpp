@@ -410,13 +410,18 @@ findings judge_class_change(const kernel_case& c, const baseline_kernel& b) {
     if (was == nullptr || *was == gated_bound(q)) {
       continue;
     }
-    const numbers values = {{"O_krn", k.params.O_krn},
-                            {"base_O_krn", b.O_krn},
-                            {"ridge", gated_ridge(q)},
-                            {"ridge_margin", policy.ridge_margin}};
-    const std::string what = "class changed on " + q.device + ": " + std::string(to_string(*was)) +
-                             "-bound -> " + describe_class(k.params, q) + " (baseline O_krn " +
-                             detail::fixed(b.O_krn, 3) + ")";
+    // O_krn 0: a kernel that declared bytes alone has none (absent, never 0).
+    numbers values = {{"ridge", gated_ridge(q)}, {"ridge_margin", policy.ridge_margin}};
+    if (k.params.compute_declared) {
+      values["O_krn"] = k.params.O_krn;
+    }
+    if (b.O_krn > 0) {
+      values["base_O_krn"] = b.O_krn;
+    }
+    const std::string what =
+        "class changed on " + q.device + ": " + std::string(to_string(*was)) + "-bound -> " +
+        describe_class(k.params, q) + " (baseline O_krn " +
+        (b.O_krn > 0 ? detail::fixed(b.O_krn, 3) : "not declared") + ")";
     if (near_ridge(k.params.O_krn, gated_ridge(q), policy.ridge_margin)) {
       out.warnings.push_back({"class_changed_near_ridge", values,
                               what + "; within " + ratio(policy.ridge_margin * 100) +

@@ -104,9 +104,12 @@ std::vector<entry> entries_of(const report& r, const std::string& commit,
 std::string to_lines(const std::vector<entry>& entries) {
   std::string out;
   for (const auto& e : entries) {
-    const nlohmann::json j = {{"schema", schema_id}, {"commit", e.commit},   {"date", e.date},
-                              {"kernel", e.kernel},  {"device", e.device},   {"efficiency", e.efficiency},
-                              {"runs", e.runs},      {"W_comp", e.W_comp},   {"W_traf", e.W_traf}};
+    nlohmann::json j = {{"schema", schema_id}, {"commit", e.commit}, {"date", e.date},
+                        {"kernel", e.kernel},  {"device", e.device}, {"efficiency", e.efficiency},
+                        {"runs", e.runs},      {"W_comp", e.W_comp}, {"W_traf", e.W_traf}};
+    if (!(e.W_comp > 0)) { // no operations declared (bytes alone): absent, never 0
+      j.erase("W_comp");
+    }
     out += j.dump() + "\n";
   }
   return out;

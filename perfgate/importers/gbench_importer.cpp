@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -136,6 +137,29 @@ std::optional<double> per_iteration(const json_fields& b, std::string_view rate_
          static_cast<double>(threads);
 }
 
+// The arguments a Google Benchmark name carries after its function name ("BM_memcpy/8/64":
+// "8/64"); the options the harness appends (min_time:, min_warmup_time:, iterations:,
+// repeats:, threads:, process_time, real_time, manual_time) are not the benchmark's.
+std::string arguments_of(std::string_view name) {
+  constexpr std::array<std::string_view, 5> option_prefixes = {
+      "min_time:", "min_warmup_time:", "iterations:", "repeats:", "threads:"};
+  std::string out;
+  for (std::size_t at = name.find('/'); at != std::string_view::npos;) {
+    const std::size_t end = name.find('/', at + 1);
+    const std::string_view part =
+        name.substr(at + 1, end == std::string_view::npos ? end : end - at - 1);
+    const bool option =
+        part == "real_time" || part == "manual_time" || part == "process_time" ||
+        std::any_of(option_prefixes.begin(), option_prefixes.end(),
+                    [&](std::string_view p) { return part.substr(0, p.size()) == p; });
+    if (!option && !part.empty()) {
+      out += (out.empty() ? "" : "/") + std::string(part);
+    }
+    at = end;
+  }
+  return out;
+}
+
 struct benchmark_runs {
   std::vector<double> times_s;
   std::uint64_t threads = 1;
@@ -219,6 +243,7 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
                              value("perfgate_working_set_bytes")};
       r.work->tensor_ops = std::move(tensor_ops);
       r.work->items = items;
+      r.work->arguments = arguments_of(name);
       if (!b.has("perfgate_bytes") && standard_bytes) { // perfgate_bytes wins where both are
         r.work->bytes = *standard_bytes;
         r.work->bytes_source = "bytes_per_second";

@@ -232,10 +232,15 @@ kernel_params declared_kernel_params(const declared_work& w) {
   // works on is what the benchmark says of its size. Holding it to DRAM would assume it never
   // fits a cache, and a benchmark over 100 KB beats a DRAM roof from L2 (snappy's BM_UFlat/2,
   // 2x on Zen 5). Re-reading a smaller buffer would be faster still, so this is an assumption
-  // the report names, and perfgate_working_set_bytes overrides it.
+  // the report names, and perfgate_working_set_bytes overrides it. The name's arguments are no
+  // size: snappy's "/2" is an index into its test files, a "/4096" may count bytes, elements
+  // or threads; the report shows them beside the choice, unread.
   if (w.working_set_bytes <= 0 && w.bytes_source == "bytes_per_second") {
     k.working_set_bytes = w.bytes;
-    k.working_set_source = "working set not declared: one iteration's bytes";
+    k.working_set_source =
+        "working set not declared" +
+        (w.arguments.empty() ? "" : " (arguments /" + w.arguments + " not read as a size)") +
+        ": one iteration's bytes";
   }
   return k;
 }
@@ -499,6 +504,9 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
     memory.push_back(term(level->name, k.W_traf, level->gbs, k.working_set_source));
   } else if (mix) {
     memory.push_back(term("dram", k.W_traf, mix->gbs, mix->via));
+  } else if (!k.working_set_source.empty()) { // a working set taken, not declared: say so
+    memory.push_back(term("dram", k.W_traf, memory_roof_gbs(d, use_one_core),
+                          k.working_set_source + ", in no cache of " + d.id));
   } else {
     memory.push_back(term("dram", k.W_traf, memory_roof_gbs(d, use_one_core)));
   }

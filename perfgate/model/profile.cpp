@@ -140,6 +140,9 @@ std::string profile_to_json(const profile& p) {
       if (k.work->bytes_source != "perfgate_bytes") {
         jk["declared_work"]["bytes_source"] = k.work->bytes_source;
       }
+      if (!k.work->arguments.empty()) {
+        jk["declared_work"]["arguments"] = k.work->arguments;
+      }
       if (k.work->matrix) {
         jk["declared_work"]["matrix"] = true;
       }
@@ -227,6 +230,7 @@ profile profile_from_json(std::string_view text, const std::string& file) {
         k.work->items = w.non_negative("items");
       }
       k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
+      k.work->arguments = w.string_or("arguments", "");
       k.work->matrix = w.has("matrix") && w.boolean("matrix");
       if (w.has("ordinary_stores")) {
         k.work->ordinary_stores = w.boolean("ordinary_stores");

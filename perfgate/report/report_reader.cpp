@@ -94,10 +94,26 @@ kernel_type read_type(const json_fields& f, std::string_view key, const std::str
   f.fail(key, "unknown value \"" + value + "\", expected one of: " + names);
 }
 
+// A number of the compute side (detail::undeclared_compute_*): required where the kernel
+// declares operations; absent where it does not (0 in memory, beside compute_declared false),
+// and reports written before perfgate left it out still read.
+double compute_number(const json_fields& f, std::string_view key, bool compute_declared) {
+  return compute_declared || f.has(key) ? f.non_negative(key) : 0.0;
+}
+
 kernel_params read_params(const json_fields& f) {
   kernel_params k;
+  if (f.has("compute_declared")) {
+    if (!f.raw().at("compute_declared").is_boolean()) {
+      f.fail("compute_declared", "expected true or false");
+    }
+    k.compute_declared = f.raw().at("compute_declared").get<bool>();
+  }
   k.model = f.one_of("model", {model_kind::quantitative, model_kind::roofline});
-  k.K_type = read_type(f, "K_type", f.string("K_type"), true);
+  // Bytes alone: no type was declared; declared_kernel_params holds such work as int.
+  k.K_type = k.compute_declared || f.has("K_type")
+                 ? read_type(f, "K_type", f.string("K_type"), true)
+                 : kernel_type::integer;
   k.simt_type =
       f.has("simt_type") ? read_type(f, "simt_type", f.string("simt_type"), false) : k.K_type;
   if (is_tensor(k.simt_type)) {
@@ -109,38 +125,39 @@ kernel_params read_params(const json_fields& f) {
       k.tensor_ops[read_type(ops, item.key(), item.key(), true)] = ops.positive(item.key());
     }
   }
-  k.W_comp = f.non_negative("W_comp");
+  k.W_comp = compute_number(f, "W_comp", k.compute_declared);
   k.W_simt = is_tensor(k.K_type) ? 0.0 : k.W_comp; // not in reports: only a roof would use it
   k.W_traf = f.non_negative("W_traf");
-  k.O_krn = f.non_negative("O_krn");
+  k.O_krn = compute_number(f, "O_krn", k.compute_declared);
   k.E_mix = optional_number(f, "E_mix");
   k.D_ops = optional_number(f, "D_ops");
   k.D_ldst = optional_number(f, "D_ldst");
   k.D_other = optional_number(f, "D_other");
-  if (f.has("compute_declared")) {
-    if (!f.raw().at("compute_declared").is_boolean()) {
-      f.fail("compute_declared", "expected true or false");
-    }
-    k.compute_declared = f.raw().at("compute_declared").get<bool>();
-  }
-  if (!k.compute_declared && k.W_comp != 0) {
-    f.fail("W_comp", "expected 0: the kernel declares no operations (compute_declared false)");
+  if (!k.compute_declared && (k.W_comp != 0 || k.O_krn != 0)) {
+    f.fail(k.W_comp != 0 ? "W_comp" : "O_krn",
+           "expected none: the kernel declares no operations (compute_declared false)");
   }
   if (k.compute_declared && !(k.W_comp > 0)) {
-    f.fail("W_comp", "expected a number > 0 (0 only with compute_declared false)");
+    f.fail("W_comp", "expected a number > 0 (absent only with compute_declared false)");
   }
   k.items = optional_number(f, "items");
+  k.working_set_bytes = optional_number(f, "working_set_bytes");
+  if (k.working_set_bytes) {
+    const std::string source = f.string_or("working_set_source", "declared");
+    k.working_set_source = source == "declared" ? "" : source;
+  }
   return k;
 }
 
-roof_bound read_roof(const json_fields& f) {
+roof_bound read_roof(const json_fields& f, bool compute_declared) {
   roof_bound r;
   r.time_s = f.positive("time_s");
   r.limiter = f.string("limiter");
   r.bound = f.one_of("bound", {bound_class::memory, bound_class::compute});
-  r.T_roof = f.non_negative("T_roof");
   r.B_roof = f.non_negative("B_roof");
-  r.O_ridge = f.non_negative("O_ridge");
+  for (const auto& [key, member] : detail::undeclared_compute_roof) {
+    r.*member = compute_number(f, key, compute_declared);
+  }
   if (f.has("co_issue")) {
     if (!f.raw().at("co_issue").is_boolean()) {
       f.fail("co_issue", "expected true or false");
@@ -171,22 +188,21 @@ std::string leftover_basis(const json_fields& s, const measured_scaling& m) {
   return by;
 }
 
-prediction read_prediction(const json_fields& f, bool with_roof) {
+prediction read_prediction(const json_fields& f, bool with_roof, bool compute_declared) {
   prediction p;
   p.device = f.string("device");
   p.one_core = f.string_or("peaks", "all") == "one_core";
-  p.T_op = f.non_negative("T_op");
   for (const auto& [key, member] : detail::optional_prediction_terms) {
     p.*member = optional_number(f, key);
   }
-  p.T_op_adj = f.non_negative("T_op_adj");
+  for (const auto& [key, member] : detail::undeclared_compute_terms) {
+    p.*member = compute_number(f, key, compute_declared);
+  }
   p.B_mem = f.has("B_mem") ? f.non_negative("B_mem") : 0;
-  p.O_dev = f.non_negative("O_dev");
   p.bound = f.one_of("bound", {bound_class::memory, bound_class::compute});
-  p.T_pred = f.non_negative("T_pred");
   p.predicted_time_s = f.non_negative("predicted_time_s");
   if (with_roof) {
-    p.roof = read_roof(f.object("roof"));
+    p.roof = read_roof(f.object("roof"), compute_declared);
   }
   if (f.has("clock_scale")) {
     p.clock_scale = f.positive("clock_scale");
@@ -386,8 +402,8 @@ kernel_report read_kernel(const json_fields& k, int schema_version) {
   }
   const auto& preds = k.array("predictions");
   for (std::size_t j = 0; j < preds.size(); ++j) {
-    kr.predictions.push_back(
-        read_prediction(k.element(preds[j], j, "predictions"), schema_version >= 2));
+    kr.predictions.push_back(read_prediction(k.element(preds[j], j, "predictions"),
+                                             schema_version >= 2, kr.params.compute_declared));
   }
   kr.result = read_verdict(k.object("verdict"));
   kr.origin = k.string_or("origin", "");

@@ -166,6 +166,29 @@ if(NOT at EQUAL -1)
 endif()
 message(STATUS "ok: PERFGATE_AB_BASE_DIR compares every test with the base tree's binary")
 
+# The nvbench collector's counter cache: in the build tree by default, none with
+# NO_COUNTER_CACHE, and none for a collector that does not use it.
+configure_calls(counters "add_perf_prediction(bench NAME cached COLLECTOR nvbench)
+add_perf_prediction(bench NAME uncached COLLECTOR nvbench NO_COUNTER_CACHE)
+add_perf_prediction(bench NAME gbench COLLECTOR gbench)")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the counter cache calls failed to configure:\n${err}")
+endif()
+ctest_test_entry("${WORK}/counters/build" cached cached)
+ctest_test_entry("${WORK}/counters/build" uncached uncached)
+ctest_test_entry("${WORK}/counters/build" gbench gbench)
+string(FIND "${cached}" "\"--counter-cache\" \"${WORK}/counters/build/perfgate-counter-cache\"" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "an nvbench test without its build tree's counter cache:\n${cached}")
+endif()
+foreach(test uncached gbench)
+  string(FIND "${${test}}" "--counter-cache" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "${test} got a counter cache:\n${${test}}")
+  endif()
+endforeach()
+message(STATUS "ok: nvbench tests keep their counters in the build tree unless NO_COUNTER_CACHE")
+
 # Devices kept apart: CPU perf tests share a lock; GPU perf tests (and the GPU calibration)
 # request one CTest "gpus" resource each, with 600 s more for calibrating the GPU they are given,
 # and CTest uses the one-GPU specification unless PERFGATE_RESOURCE_SPEC_FILE names another.

@@ -259,6 +259,40 @@ TEST(RealBench, GbenchDistributedRanges) {
   expect_no_unknown_zeros(r);
 }
 
+// The same file's ten benchmarks declare bytes alone: their compute side is unknown and absent
+// from the report (no W_comp, O_krn, T_pred, T_roof or O_ridge written as 0), their memory
+// side is known: the roof is the declared bytes at the rate of the level they are held to.
+TEST(RealBench, GbenchBytesOnlyReportsNoComputeSide) {
+  const auto cpu = import_profile(external + "gbench_distributed-ranges_dr-bench-1bbc05c8.json");
+  const device i7 = resolve_device("i7-930");
+  const auto r = predict_report(cpu, {i7});
+  const auto json = nlohmann::json::parse(report_to_json(r));
+  ASSERT_EQ(json.at("kernels").size(), 10U);
+  for (const auto& k : json.at("kernels")) {
+    const std::string name = k.at("name").get<std::string>();
+    const auto& params = k.at("params");
+    EXPECT_EQ(params.at("compute_declared"), false) << name;
+    EXPECT_FALSE(params.contains("W_comp") || params.contains("O_krn") || params.contains("K_type"))
+        << name;
+    const auto& p = k.at("predictions").at(0);
+    EXPECT_FALSE(p.contains("T_pred") || p.contains("T_op") || p.contains("O_dev")) << name;
+    const auto& roof = p.at("roof");
+    EXPECT_FALSE(roof.contains("T_roof") || roof.contains("O_ridge")) << name;
+    ASSERT_EQ(roof.at("terms").size(), 1U) << name;
+    const double bytes = params.at("W_traf").get<double>();
+    const double rate = roof.at("terms")[0].at("rate").get<double>();
+    EXPECT_GT(roof.at("time_s").get<double>(), 0) << name;
+    EXPECT_NEAR(roof.at("time_s").get<double>(), bytes / (rate * 1e9), 1e-12 * bytes / rate)
+        << name;
+  }
+  // Read back (what baseline, merge and compare do) and written again: still absent.
+  const auto back = report_from_json(report_to_json(r), "r.json");
+  EXPECT_EQ(report_to_json(back), report_to_json(r));
+  const std::string text = report_to_text(back);
+  EXPECT_NE(text.find("the compute side was not declared"), std::string::npos);
+  expect_no_unknown_zeros(back);
+}
+
 // Terminus-IMRC/floating-point-modular-multiplication: items_per_second alone, 208 entries on a
 // Sapphire Rapids and on an A64FX. Refused, saying what was found and why.
 TEST(RealBench, GbenchItemsOnlyRefusedWithTheReason) {
@@ -299,6 +333,34 @@ TEST(RealBench, GbenchItemsReportedNotDropped) {
   });
   EXPECT_NE(skipped.skip_reason.find("1000000 items"), std::string::npos) << skipped.skip_reason;
   expect_no_unknown_zeros(r);
+}
+
+// The same file's Copy/N declare bytes alone, and their argument is no byte count: Copy/1000
+// moves 8000 bytes an iteration (bytes_per_second x cpu_time). The working set is one
+// iteration's bytes, and the report says so and that the argument was not read (issue 43).
+TEST(RealBench, GbenchWorkingSetTakenFromBytesNotArguments) {
+  const auto p = import_profile(external + "gbench_koniksedy_offset_list.json");
+  const auto& copy = kernel_named(p, "Copy/1000");
+  EXPECT_EQ(copy.work->arguments, "1000");
+  device cpu = resolve_device("i7-930"); // its built-in entry gives no cache sizes
+  const auto on_i7 = predict_report(p, {cpu}, "^Copy/1000$");
+  const auto json = nlohmann::json::parse(report_to_json(on_i7));
+  const auto& params = json.at("kernels")[0].at("params");
+  EXPECT_NEAR(params.at("working_set_bytes").get<double>(), 8000.0, 1e-9 * 8000);
+  EXPECT_EQ(params.at("working_set_source"),
+            "working set not declared (arguments /1000 not read as a size): one iteration's "
+            "bytes");
+  EXPECT_EQ(limiter_text(*on_i7.kernels[0].predictions[0].roof),
+            "dram (working set not declared (arguments /1000 not read as a size): one "
+            "iteration's bytes, in no cache of i7-930)");
+  // With the cache sizes a calibration measures (four cores' L1 and L2, one LLC), Copy/100000's
+  // 800 KB an iteration fit the L2s (2 x 1 MiB), where 100000 bytes read from its argument
+  // would have fit the L1s (2 x 128 KiB) and held it to a roof it cannot reach.
+  cpu.cache_bytes = {{"l1", 32768.0}, {"l2", 262144.0}, {"llc", 8388608.0}};
+  const auto with_caches = predict_report(p, {cpu}, "^Copy/100000$");
+  EXPECT_NEAR(with_caches.kernels[0].params.W_traf, 8e5, 1e-9 * 8e5);
+  EXPECT_EQ(with_caches.kernels[0].predictions[0].roof->limiter, "l2");
+  expect_no_unknown_zeros(with_caches);
 }
 
 // symious/malloc-post: 1204 entries, 90 with items_per_second, the others custom counters only.

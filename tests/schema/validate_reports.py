@@ -42,6 +42,8 @@ def main(perfgate, source, build, work):
         source / "tests/data/ncu/raw_two_kernels.csv",
         source / "tests/data/ncu/long_two_kernels.csv",
         source / "tests/data/gbench/stream_benchmarks.json",
+        # Bytes alone (bytes_per_second): no compute side, which the schema says is absent.
+        source / "tests/data/external/gbench_distributed-ranges_dr-bench-1bbc05c8.json",
     ]
     made = []
     for i, profile in enumerate(profiles):

@@ -35,7 +35,9 @@ struct kernel_comparison {
   bool in_head = true;
   std::optional<double> base_efficiency, head_efficiency; ///< on the same local device
   std::string device;                                     ///< that local device
-  double W_comp_change = 0;                               ///< relative: (head - base) / base
+  /// Relative: (head - base) / base; empty where either side declared no operations (bytes
+  /// alone), whose W_comp is unknown.
+  std::optional<double> W_comp_change;
   double W_traf_change = 0;
   std::optional<double> D_ops_change, D_ldst_change, E_mix_change; ///< absolute, in fractions
   std::vector<class_change> class_changes;

@@ -112,6 +112,12 @@ struct declared_work {
   /// SetBytesProcessed, its rate times the seconds the run measured) or "nvbench" (its declared
   /// global memory reads and writes).
   std::string bytes_source = "perfgate_bytes";
+  /// The benchmark's arguments as its name carries them (Google Benchmark's `BM_UFlat/2`: "2",
+  /// `BM_memcpy/8/64`: "8/64", named ones `BM_x/size:4096`: "size:4096"; its options such as
+  /// `real_time` or `threads:4` are not arguments); empty: none. Reported beside the working
+  /// set perfgate takes, never read as a size: what an argument counts (bytes, elements, an
+  /// index into the benchmark's inputs as snappy's `/2`, threads) is the benchmark's own.
+  std::string arguments{};
   /// The work is a matrix product (GEMM, batched GEMM, convolution, attention): a roof may
   /// hold it to the matrix units that compute its precision exactly (`"matrix": true`).
   bool matrix = false;

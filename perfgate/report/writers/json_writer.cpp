@@ -33,11 +33,18 @@ json params_json(const kernel_params& k) {
   if (k.simt_type != k.K_type) {
     j["simt_type"] = to_string(k.simt_type);
   }
-  if (!k.compute_declared) {
+  if (!k.compute_declared) { // bytes alone: the compute side is unknown, so absent
     j["compute_declared"] = false;
+    for (const auto key : detail::undeclared_compute_params) {
+      j.erase(std::string(key));
+    }
   }
   if (k.items) {
     j["items"] = *k.items;
+  }
+  if (k.working_set_bytes) { // what chose the roof's cache level, and where it came from
+    j["working_set_bytes"] = *k.working_set_bytes;
+    j["working_set_source"] = k.working_set_source.empty() ? "declared" : k.working_set_source;
   }
   if (!k.tensor_ops.empty()) {
     json ops = json::object();
@@ -49,7 +56,7 @@ json params_json(const kernel_params& k) {
   return j;
 }
 
-json roof_json(const roof_bound& r) {
+json roof_json(const roof_bound& r, bool compute_declared) {
   json terms = json::array();
   for (const auto& t : r.terms) {
     json term = {
@@ -59,9 +66,15 @@ json roof_json(const roof_bound& r) {
     }
     terms.push_back(std::move(term));
   }
-  return {{"time_s", r.time_s},     {"limiter", r.limiter}, {"bound", to_string(r.bound)},
-          {"T_roof", r.T_roof},     {"B_roof", r.B_roof},   {"O_ridge", r.O_ridge},
-          {"co_issue", r.co_issue}, {"terms", terms}};
+  json j = {{"time_s", r.time_s},     {"limiter", r.limiter}, {"bound", to_string(r.bound)},
+            {"T_roof", r.T_roof},     {"B_roof", r.B_roof},   {"O_ridge", r.O_ridge},
+            {"co_issue", r.co_issue}, {"terms", terms}};
+  if (!compute_declared) {
+    for (const auto& [key, member] : detail::undeclared_compute_roof) {
+      j.erase(std::string(key));
+    }
+  }
+  return j;
 }
 
 json scaling_json(const measured_scaling& s) {
@@ -85,8 +98,13 @@ json prediction_json(const prediction& p, const kernel_params& k) {
   for (const auto& [key, member] : detail::optional_prediction_terms) {
     j[std::string(key)] = optional_number(p.*member);
   }
+  if (!k.compute_declared) {
+    for (const auto& [key, member] : detail::undeclared_compute_terms) {
+      j.erase(std::string(key));
+    }
+  }
   if (p.roof) {
-    j["roof"] = roof_json(*p.roof);
+    j["roof"] = roof_json(*p.roof, k.compute_declared);
   }
   if (p.clock_scale) {
     j["clock_scale"] = *p.clock_scale;

@@ -134,9 +134,9 @@ std::string predicted_table(const device& d, const std::vector<const kernel_repo
       t.rows.push_back({"`" + markdown_cell(names.at(k)) + "`", duration(gated_time_s(*p)),
                         std::string(to_string(gated_bound(*p))),
                         p->roof ? limiter_text(*p->roof) : "-", duration(p->predicted_time_s),
-                        compute ? fixed(p->T_op_adj, 2) : "-",
+                        compute ? fixed(p->T_op_adj, 2) : "n/a",
                         compute ? fixed(k->params.O_krn, 3) : "bytes only",
-                        compute ? fixed(p->O_dev, 3) : "-"});
+                        compute ? fixed(p->O_dev, 3) : "n/a"});
     }
   }
   return render_markdown(t);

@@ -142,9 +142,9 @@ table prediction_table(const kernel_report& k, const std::vector<device>& device
         source = d.source;
       }
     }
-    // Bytes alone: the compute columns describe work nobody declared, so they stay empty.
+    // Bytes alone: the compute columns describe work nobody declared: n/a, never a number.
     const bool compute = k.params.compute_declared;
-    auto if_compute = [&](std::string text) { return compute ? text : std::string("-"); };
+    auto if_compute = [&](std::string text) { return compute ? text : std::string("n/a"); };
     t.rows.push_back({p.device, if_compute(fixed(p.T_op, 2)), if_compute(percent(p.E_instr)),
                       if_compute(fixed(p.T_op_adj, 2)), fixed(p.B_mem, 2),
                       if_compute(fixed(p.O_dev, 3)), std::string(to_string(p.bound)),

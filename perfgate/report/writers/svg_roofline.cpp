@@ -131,7 +131,7 @@ roofline_data points_and_roofs(const report& r, const device& d, std::size_t dev
         kp.performance = perf;
       }
     }
-    if (kp.p) {
+    if (kp.p && k.params.compute_declared) { // bytes alone: no type, so no compute roof
       const auto same = std::find_if(roofs.begin(), roofs.end(), [&](const roof& rf) {
         return rf.peak == kp.p->T_op && rf.bandwidth == kp.p->B_mem;
       });

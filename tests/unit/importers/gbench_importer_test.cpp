@@ -264,3 +264,37 @@ TEST(GbenchImporter, BytesAloneAreJudgedAgainstTheMemoryRoof) {
   // With operations declared the compute side is there again.
   EXPECT_TRUE(perfgate::kernel_params_from_profile(p, p.kernels[4]).compute_declared);
 }
+
+// A name's arguments are kept as the benchmark wrote them (issue 43), without the options the
+// harness appends; the working set is never read from them: snappy's "/2" indexes its test
+// files, so a size taken from it would hold a 123 KB decompression to L1.
+TEST(GbenchImporter, ArgumentsAreKeptAndNeverReadAsASize) {
+  const std::string text = R"({"context": {"host_name": "h"}, "benchmarks": [
+    {"name": "BM_UFlat/2", "run_type": "iteration", "threads": 1, "iterations": 10,
+     "real_time": 1, "cpu_time": 1, "time_unit": "us", "bytes_per_second": 1.23e11},
+    {"name": "BM_memcpy/8/64/min_time:0.100/min_warmup_time:0.100/real_time",
+     "run_type": "iteration", "threads": 1, "iterations": 10, "real_time": 1, "cpu_time": 1,
+     "time_unit": "us", "bytes_per_second": 1e9},
+    {"name": "BM_set/size:4096/iterations:5/repeats:2/process_time/threads:1",
+     "run_type": "iteration", "threads": 1, "iterations": 5, "real_time": 1, "cpu_time": 1,
+     "time_unit": "us", "bytes_per_second": 1e9},
+    {"name": "BM_plain/manual_time", "run_type": "iteration", "threads": 1, "iterations": 5,
+     "real_time": 1, "cpu_time": 1, "time_unit": "us", "bytes_per_second": 1e9}]})";
+  const auto p = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(p.kernels.size(), 4U);
+  EXPECT_EQ(p.kernels[0].work->arguments, "2");
+  EXPECT_EQ(p.kernels[1].work->arguments, "8/64");
+  EXPECT_EQ(p.kernels[2].work->arguments, "size:4096");
+  EXPECT_EQ(p.kernels[3].work->arguments, "");
+  // A perfgate-profile keeps them.
+  const auto back = perfgate::import_profile_text(perfgate::profile_to_json(p), "p.json");
+  EXPECT_EQ(back.kernels[1].work->arguments, "8/64");
+
+  const auto uflat = perfgate::kernel_params_from_profile(p, p.kernels[0]);
+  ASSERT_TRUE(uflat.working_set_bytes);
+  EXPECT_DOUBLE_EQ(*uflat.working_set_bytes, 1.23e5); // one iteration's bytes, not "2"
+  EXPECT_EQ(uflat.working_set_source,
+            "working set not declared (arguments /2 not read as a size): one iteration's bytes");
+  EXPECT_EQ(perfgate::kernel_params_from_profile(p, p.kernels[3]).working_set_source,
+            "working set not declared: one iteration's bytes");
+}

@@ -309,6 +309,17 @@ TEST(Roof, BytesOnlyBenchmarksAreHeldToTheCacheTheirBytesFit) {
   EXPECT_EQ(r.limiter, "l2");
   EXPECT_DOUBLE_EQ(r.B_roof, 80.0);
   EXPECT_EQ(perfgate::limiter_text(r), "l2 (working set not declared: one iteration's bytes)");
+  // The name's arguments are named beside the choice, never read as a size.
+  w.arguments = "2";
+  EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true)),
+            "l2 (working set not declared (arguments /2 not read as a size): one iteration's "
+            "bytes)");
+  w.arguments.clear();
+  // Beyond every cache: DRAM, and the report still says what it took.
+  w.bytes = 1e9;
+  EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true)),
+            "dram (working set not declared: one iteration's bytes, in no cache of cpu)");
+  w.bytes = 123e3;
   w.working_set_bytes = 20e3;
   EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true)),
             "l1");

@@ -481,3 +481,91 @@ TEST(Report, RecordsTheLocalDevice) {
               "devices, found \"h100-sxm\"");
   }
 }
+
+namespace {
+// A benchmark that declares bytes alone (SetBytesProcessed): 2.4 GB an iteration, 30 ms.
+perfgate::report bytes_only_report() {
+  perfgate::profile p;
+  p.format = perfgate::profile_format::perfgate_json;
+  p.source_file = "bytes.json";
+  perfgate::kernel_profile k;
+  k.name = "BM_copy/1048576";
+  k.work = perfgate::declared_work{0, 0, 0, 2.4e9};
+  k.time_s = 0.03;
+  p.kernels.push_back(k);
+  return perfgate::predict_report(p, devices());
+}
+} // namespace
+
+// Issue 43: the compute side of a bytes-only kernel is unknown, so the report leaves it out
+// (no W_comp 0, no T_pred 0, no int peak of a type nobody declared); its memory side is known
+// and written: the roof is the bytes at the DRAM roof, the predicted time the bytes at B_mem.
+TEST(Report, BytesOnlyKernelHasNoComputeSideInJson) {
+  const auto r = bytes_only_report();
+  const auto j = nlohmann::json::parse(perfgate::report_to_json(r));
+  const auto& params = j.at("kernels")[0].at("params");
+  EXPECT_EQ(params.at("compute_declared"), false);
+  for (const char* key : {"K_type", "W_comp", "O_krn"}) {
+    EXPECT_FALSE(params.contains(key)) << key;
+  }
+  EXPECT_DOUBLE_EQ(params.at("W_traf").get<double>(), 2.4e9);
+  const auto h100 = perfgate::resolve_device("h100-sxm");
+  const auto& p = j.at("kernels")[0].at("predictions")[0];
+  for (const char* key : {"T_op", "T_op_adj", "O_dev", "T_pred"}) {
+    EXPECT_FALSE(p.contains(key)) << key;
+  }
+  EXPECT_DOUBLE_EQ(p.at("B_mem").get<double>(), h100.peaks.dram_gbs);
+  EXPECT_DOUBLE_EQ(p.at("predicted_time_s").get<double>(), 2.4e9 / (h100.peaks.dram_gbs * 1e9));
+  const auto& roof = p.at("roof");
+  EXPECT_FALSE(roof.contains("T_roof"));
+  EXPECT_FALSE(roof.contains("O_ridge"));
+  // The memory roof's time is known from the bytes: present, and the bytes at the roof's rate.
+  EXPECT_EQ(roof.at("bound"), "memory");
+  ASSERT_EQ(roof.at("terms").size(), 1U);
+  const double rate = roof.at("terms")[0].at("rate").get<double>();
+  EXPECT_DOUBLE_EQ(roof.at("time_s").get<double>(), 2.4e9 / (rate * 1e9));
+  EXPECT_DOUBLE_EQ(roof.at("B_roof").get<double>(), rate);
+}
+
+TEST(Report, BytesOnlyKernelReadsBackAndOldZerosStillRead) {
+  const auto r = bytes_only_report();
+  const std::string text = perfgate::report_to_json(r);
+  const auto back = perfgate::report_from_json(text, "r.json");
+  ASSERT_EQ(back.kernels.size(), 1U);
+  EXPECT_FALSE(back.kernels[0].params.compute_declared);
+  EXPECT_DOUBLE_EQ(back.kernels[0].predictions[0].roof->time_s,
+                   r.kernels[0].predictions[0].roof->time_s);
+  EXPECT_EQ(perfgate::report_to_json(back), text);
+
+  // Reports written before the compute side was left out held it as zeros (and an int peak):
+  // still read, and written again without them.
+  auto old = nlohmann::json::parse(text);
+  auto& k = old.at("kernels")[0];
+  k.at("params")["K_type"] = "int";
+  k.at("params")["W_comp"] = 0;
+  k.at("params")["O_krn"] = 0;
+  for (auto& p : k.at("predictions")) {
+    p["T_op"] = 1000.0;
+    p["T_op_adj"] = 1000.0;
+    p["O_dev"] = 0.3;
+    p["T_pred"] = 0;
+    p.at("roof")["T_roof"] = 0;
+    p.at("roof")["O_ridge"] = 0;
+  }
+  EXPECT_EQ(perfgate::report_to_json(perfgate::report_from_json(old.dump(), "old.json")), text);
+
+  // Declared operations beside compute_declared false contradict it.
+  k.at("params")["W_comp"] = 5;
+  try {
+    (void)perfgate::report_from_json(old.dump(), "bad.json");
+    FAIL() << "W_comp with compute_declared false was read";
+  } catch (const perfgate::input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("W_comp"), std::string::npos) << e.what();
+  }
+  // A kernel that declares operations still needs its compute side.
+  auto declared = nlohmann::json::parse(
+      perfgate::report_to_json(perfgate::predict_report(two_kernels(), devices())));
+  declared.at("kernels")[0].at("predictions")[0].erase("T_pred");
+  EXPECT_THROW((void)perfgate::report_from_json(declared.dump(), "bad.json"),
+               perfgate::input_error);
+}

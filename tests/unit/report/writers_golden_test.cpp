@@ -22,8 +22,9 @@ const std::string golden_dir = PERFGATE_TEST_DATA_DIR "/golden/writers/";
 
 // The thesis's SGEMM (quantitative model, gtx-480 counters) passing at 0.75 of its roof, a
 // memory-bound kernel with declared work failing at 0.49, a compute-bound one passing at 0.91,
-// and one whose declared work cannot feed the model; gated on the gtx-480 (MIN_EFFICIENCY
-// 0.5), predicted for the gtx-660 (the SGEMM from its measured time).
+// one whose declared work cannot feed the model, and one that declares bytes alone (its
+// compute side absent from every writer's output, issue 43); gated on the gtx-480
+// (MIN_EFFICIENCY 0.5), predicted for the gtx-660 (the SGEMM from its measured time).
 perfgate::report golden_report() {
   auto p = perfgate::import_profile(PERFGATE_SOURCE_DIR
                                     "/examples/profiles/sgemm_32x32.gtx-480.nvprof.csv");
@@ -41,6 +42,7 @@ perfgate::report golden_report() {
       declared("triad<double>(double*, double const*, int)", {0, 2e8, 0, 2.4e9}, 0.03));
   p.kernels.push_back(declared("fma_chain", {4e11, 0, 0, 1e6}, 0.3));
   p.kernels.push_back(declared("no_bytes", {1e9, 0, 0, 0}, 0.01));
+  p.kernels.push_back(declared("BM_memcpy/67108864", {0, 0, 0, 1.2e9}, 0.01));
   auto r = perfgate::predict_report(
       p, {perfgate::resolve_device("gtx-480"), perfgate::resolve_device("gtx-660")});
   // The SGEMM on the gtx-660 from its time on the gtx-480 (predictor measured-scaling).
@@ -98,8 +100,9 @@ void expect_golden(const std::string& file, const std::string& got) {
 
 TEST(WritersGolden, EveryRegisteredWriterMatchesItsGoldenFile) {
   const auto r = golden_report();
-  ASSERT_EQ(r.kernels.size(), 4U);
+  ASSERT_EQ(r.kernels.size(), 5U);
   ASSERT_FALSE(r.kernels[3].skip_reason.empty());
+  ASSERT_FALSE(r.kernels[4].params.compute_declared);
   for (const auto& w : perfgate::report_writers()) {
     expect_golden("report" + std::string(w.extension), w.render(r, {}));
   }
