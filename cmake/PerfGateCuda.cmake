@@ -13,7 +13,12 @@
 # capability only): the micro-benchmarks measure their tensor peaks with wgmma and tcgen05, which
 # plain sm_90 / sm_100 code cannot carry. (The family-specific sm_100f would cover 10.0 and 10.3
 # at once, but CMake 3.25 refuses the suffix.) A device between these (compute capability 11.0)
-# JIT-compiles the sm_80 PTX.
+# JIT-compiles the sm_80 PTX. PERFGATE_CUDA_ARCHITECTURES, when set, gives the micro-benchmarks
+# architectures of their own (the project's code keeps CMAKE_CUDA_ARCHITECTURES).
+#
+# As a subproject (FetchContent, add_subdirectory), AUTO builds them only for a project that has
+# enabled CUDA before adding perfgate, and for its CMAKE_CUDA_ARCHITECTURES: a CPU-only project
+# compiles no GPU code (docs/ci.md, "Taking perfgate into a CMake project").
 include_guard(DIRECTORY)
 include(CheckLanguage)
 
@@ -21,6 +26,8 @@ set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING
     "Build the CUDA micro-benchmarks: AUTO (if nvcc works), ON (required) or OFF")
 set_property(CACHE PERFGATE_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90a;100a;103a;120")
+set(PERFGATE_CUDA_ARCHITECTURES "" CACHE STRING
+    "CUDA architectures of perfgate's micro-benchmarks (empty: CMAKE_CUDA_ARCHITECTURES)")
 
 set(PERFGATE_CUDA_ENABLED OFF)
 string(TOUPPER "${PERFGATE_WITH_CUDA}" _pg_cuda_mode)
@@ -36,6 +43,21 @@ else()
   message(STATUS
     "perfgate: CUDA micro-benchmarks disabled (PERFGATE_WITH_CUDA=${PERFGATE_WITH_CUDA})")
   return()
+endif()
+
+# perfgate inside another project (FetchContent, add_subdirectory): that project's languages
+# decide. (The examples include this module from a project of their own.)
+set(_pg_subproject OFF)
+if(PROJECT_NAME STREQUAL "perfgate" AND NOT PROJECT_IS_TOP_LEVEL)
+  set(_pg_subproject ON)
+endif()
+if(_pg_cuda_mode STREQUAL "AUTO" AND _pg_subproject AND NOT PERFGATE_CUDA_ARCHITECTURES)
+  get_property(_pg_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST _pg_languages)
+    message(STATUS "perfgate: CUDA micro-benchmarks not built: the project has not enabled CUDA "
+                   "(enable it before adding perfgate, or set PERFGATE_WITH_CUDA=ON)")
+    return()
+  endif()
 endif()
 
 # CMake only searches PATH for nvcc; the toolkit's usual homes are tried too so that a default
@@ -69,11 +91,15 @@ if(NOT CMAKE_CUDA_COMPILER)
   return()
 endif()
 
-if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS} AND NOT _pg_subproject)
   set(CMAKE_CUDA_ARCHITECTURES "${PERFGATE_CUDA_DEFAULT_ARCHITECTURES}" CACHE STRING
       "CUDA architectures to build for (perfgate default: ${PERFGATE_CUDA_DEFAULT_ARCHITECTURES})")
 endif()
 enable_language(CUDA)
 set(PERFGATE_CUDA_ENABLED ON)
+set(_pg_cuda_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+if(PERFGATE_CUDA_ARCHITECTURES)
+  set(_pg_cuda_architectures "${PERFGATE_CUDA_ARCHITECTURES}")
+endif()
 message(STATUS "perfgate: CUDA micro-benchmarks enabled: ${CMAKE_CUDA_COMPILER} "
-               "${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+               "${CMAKE_CUDA_COMPILER_VERSION}, architectures ${_pg_cuda_architectures}")

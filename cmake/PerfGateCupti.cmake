@@ -7,6 +7,8 @@
 #                        ON: required (configure fails without it); OFF: never.
 # Result: PERFGATE_CUPTI_ENABLED (ON/OFF); when ON, the imported target CUDA::cupti and
 # PERFGATE_CUPTI_LIBRARY_DIR (where libcupti lives: the run-time search path of what links it).
+# As a subproject (FetchContent, add_subdirectory), AUTO builds them only for a project that has
+# enabled CUDA before adding perfgate: a CPU-only project's gate needs no CUPTI.
 include_guard(DIRECTORY)
 
 set(PERFGATE_WITH_CUPTI "AUTO" CACHE STRING
@@ -22,6 +24,15 @@ endif()
 if(NOT _pg_cupti_mode STREQUAL "AUTO" AND NOT PERFGATE_WITH_CUPTI)
   message(STATUS "perfgate: CUPTI collector disabled (PERFGATE_WITH_CUPTI=${PERFGATE_WITH_CUPTI})")
   return()
+endif()
+
+if(_pg_cupti_mode STREQUAL "AUTO" AND PROJECT_NAME STREQUAL "perfgate" AND NOT PROJECT_IS_TOP_LEVEL)
+  get_property(_pg_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST _pg_languages)
+    message(STATUS "perfgate: CUPTI collector not built: the project has not enabled CUDA "
+                   "(enable it before adding perfgate, or set PERFGATE_WITH_CUPTI=ON)")
+    return()
+  endif()
 endif()
 
 # FindCUDAToolkit looks at CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH and /usr/local/cuda.
