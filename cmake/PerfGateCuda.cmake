@@ -45,19 +45,12 @@ else()
   return()
 endif()
 
-# perfgate inside another project (FetchContent, add_subdirectory): that project's languages
-# decide. (The examples include this module from a project of their own.)
-set(_pg_subproject OFF)
-if(PROJECT_NAME STREQUAL "perfgate" AND NOT PROJECT_IS_TOP_LEVEL)
-  set(_pg_subproject ON)
-endif()
-if(_pg_cuda_mode STREQUAL "AUTO" AND _pg_subproject AND NOT PERFGATE_CUDA_ARCHITECTURES)
-  get_property(_pg_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  if(NOT "CUDA" IN_LIST _pg_languages)
-    message(STATUS "perfgate: CUDA micro-benchmarks not built: the project has not enabled CUDA "
-                   "(enable it before adding perfgate, or set PERFGATE_WITH_CUDA=ON)")
-    return()
-  endif()
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(CUDA _pg_subproject _pg_without_cuda)
+if(_pg_cuda_mode STREQUAL "AUTO" AND _pg_without_cuda AND NOT PERFGATE_CUDA_ARCHITECTURES)
+  message(STATUS "perfgate: CUDA micro-benchmarks not built: the project has not enabled CUDA "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_CUDA=ON)")
+  return()
 endif()
 
 # CMake only searches PATH for nvcc; the toolkit's usual homes are tried too so that a default

@@ -26,13 +26,12 @@ if(NOT _pg_cupti_mode STREQUAL "AUTO" AND NOT PERFGATE_WITH_CUPTI)
   return()
 endif()
 
-if(_pg_cupti_mode STREQUAL "AUTO" AND PROJECT_NAME STREQUAL "perfgate" AND NOT PROJECT_IS_TOP_LEVEL)
-  get_property(_pg_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  if(NOT "CUDA" IN_LIST _pg_languages)
-    message(STATUS "perfgate: CUPTI collector not built: the project has not enabled CUDA "
-                   "(enable it before adding perfgate, or set PERFGATE_WITH_CUPTI=ON)")
-    return()
-  endif()
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(CUDA _pg_subproject _pg_without_cuda)
+if(_pg_cupti_mode STREQUAL "AUTO" AND _pg_without_cuda)
+  message(STATUS "perfgate: CUPTI collector not built: the project has not enabled CUDA "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_CUPTI=ON)")
+  return()
 endif()
 
 # FindCUDAToolkit looks at CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH and /usr/local/cuda.

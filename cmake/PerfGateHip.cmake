@@ -47,19 +47,12 @@ else()
   return()
 endif()
 
-# perfgate inside another project (FetchContent, add_subdirectory): that project's languages
-# decide. (The examples include this module from a project of their own.)
-set(_pg_subproject OFF)
-if(PROJECT_NAME STREQUAL "perfgate" AND NOT PROJECT_IS_TOP_LEVEL)
-  set(_pg_subproject ON)
-endif()
-if(_pg_hip_mode STREQUAL "AUTO" AND _pg_subproject AND NOT PERFGATE_HIP_ARCHITECTURES)
-  get_property(_pg_languages GLOBAL PROPERTY ENABLED_LANGUAGES)
-  if(NOT "HIP" IN_LIST _pg_languages)
-    message(STATUS "perfgate: HIP micro-benchmarks not built: the project has not enabled HIP "
-                   "(enable it before adding perfgate, or set PERFGATE_WITH_HIP=ON)")
-    return()
-  endif()
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(HIP _pg_subproject _pg_without_hip)
+if(_pg_hip_mode STREQUAL "AUTO" AND _pg_without_hip AND NOT PERFGATE_HIP_ARCHITECTURES)
+  message(STATUS "perfgate: HIP micro-benchmarks not built: the project has not enabled HIP "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_HIP=ON)")
+  return()
 endif()
 
 macro(_perfgate_hip_unavailable reason)

@@ -26,6 +26,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateCuda.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateHip.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/PerfGateNvbench.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/PerfGateSubproject.cmake"
   DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")
 # The JSON schemas of perfgate's files and the documentation, for the package's users.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/perfgate/schema/"
@@ -44,6 +45,8 @@ set(CPACK_PACKAGE_NAME perfgate)
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# Stripped, as Debian ships binaries: perfgate's debug information is 100 MB of its 116.
+set(CPACK_STRIP_FILES ON)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "perfgate developers")
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
