@@ -10,12 +10,13 @@
 #            then configured again as without the toolkit's NVML (nonvml): build-nonvml/
 # The extra configurations skip the GPU micro-benchmarks (they need the missing toolchains
 # anyway) and run the whole test suite but what would only repeat an earlier run:
-# consumer.add_subdirectory and consumer.examples_build build perfgate's source, or the examples,
-# with the toolchains this machine has whatever the configuration (about 10 minutes of CI); the
-# full CPU micro-benchmark run (90 s) measures code compiled alike in every configuration; and
-# nocupti's consumer.install_tree (120 s) would install nogpu's binaries and files again (its
-# tree is nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no
-# option), then build and calibrate the same consumer.
+# consumer.fetchcontent and consumer.examples_build build perfgate's source (a CPU-only project
+# taking it by FetchContent: configuration-independent), or the examples with the toolchains this
+# machine has whatever the configuration (cmake4 skips the first too: it compiles perfgate's core
+# again); the full CPU micro-benchmark run (90 s) measures code compiled alike in every
+# configuration; and nocupti's consumer.deb (120 s) would package nogpu's binaries and files
+# again (its tree is nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in
+# substitutes no option), then build and calibrate the same consumer.
 # PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,8 +38,8 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
-same_everywhere='^consumer\.(add_subdirectory|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
-same_as_nogpu="$same_everywhere|^consumer\.install_tree$"
+same_everywhere='^consumer\.(fetchcontent|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
+same_as_nogpu="$same_everywhere|^consumer\.deb$"
 
 # The number of tests a build tree registers (CTest's JSON listing, not its wording); with
 # "configured", only those add_test registered (GoogleTest's discovered tests have no backtrace).
@@ -96,7 +97,7 @@ for config in $configs; do
       # nvbench's CMake package from the cuda-bench wheel there (tests/nvbench/).
       nvbench_dir="$(ls -d "$root"/.cmake4/lib/python3*/site-packages/cuda/bench/cu13/nvbench/lib/cmake/nvbench 2>/dev/null | head -1)"
       PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
-        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$' \
+        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$|^consumer\.fetchcontent$' \
         ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
       default_build="${PERFGATE_BUILD_DIR:-$root/build}"
       if [ -f "$default_build/CTestTestfile.cmake" ]; then
