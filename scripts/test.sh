@@ -13,10 +13,11 @@
 # consumer.fetchcontent and consumer.examples_build build perfgate's source (a CPU-only project
 # taking it by FetchContent: configuration-independent), or the examples with the toolchains this
 # machine has whatever the configuration (cmake4 skips the first too: it compiles perfgate's core
-# again); the full CPU micro-benchmark run (90 s) measures code compiled alike in every
-# configuration; and nocupti's consumer.deb (120 s) would package nogpu's binaries and files
-# again (its tree is nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in
-# substitutes no option), then build and calibrate the same consumer.
+# again); ci.action and ci.gitlab_template run the same scripts on recorded profiles in every
+# configuration (the default run covers them); the full CPU micro-benchmark run (90 s) measures
+# code compiled alike in every configuration; and nocupti's consumer.deb (120 s) would package
+# nogpu's binaries and files again (its tree is nogpu's reconfigured, ninja rebuilds nothing,
+# PerfGateConfig.cmake.in substitutes no option), then build and calibrate the same consumer.
 # PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -38,7 +39,10 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
-same_everywhere='^consumer\.(fetchcontent|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$'
+# The GitHub action's and the GitLab template's checks run scripts and recorded profiles: the
+# same in every configuration.
+ci_scripts='^ci\.(action|gitlab_template)$'
+same_everywhere="^consumer\.(fetchcontent|examples_build)\$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|$ci_scripts"
 same_as_nogpu="$same_everywhere|^consumer\.deb$"
 
 # The number of tests a build tree registers (CTest's JSON listing, not its wording); with
@@ -97,7 +101,7 @@ for config in $configs; do
       # nvbench's CMake package from the cuda-bench wheel there (tests/nvbench/).
       nvbench_dir="$(ls -d "$root"/.cmake4/lib/python3*/site-packages/cuda/bench/cu13/nvbench/lib/cmake/nvbench 2>/dev/null | head -1)"
       PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
-        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$|^consumer\.fetchcontent$' \
+        "^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^consumer\.fetchcontent\$|$ci_scripts" \
         ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
       default_build="${PERFGATE_BUILD_DIR:-$root/build}"
       if [ -f "$default_build/CTestTestfile.cmake" ]; then
