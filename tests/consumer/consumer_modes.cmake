@@ -91,6 +91,24 @@ function(consumer_fetchcontent_args repo out_var)
       -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON PARENT_SCOPE)
 endfunction()
 
+# compile_commands(<build> <files> <commands>): compile_commands.json of the build as two lists,
+# each entry's source file and its command line.
+function(compile_commands build files_var commands_var)
+  file(READ "${build}/compile_commands.json" json)
+  string(JSON n LENGTH "${json}")
+  math(EXPR last "${n} - 1")
+  set(files "")
+  set(commands "")
+  foreach(i RANGE ${last})
+    string(JSON file GET "${json}" ${i} file)
+    string(JSON command GET "${json}" ${i} command)
+    list(APPEND files "${file}")
+    list(APPEND commands "${command}")
+  endforeach()
+  set(${files_var} "${files}" PARENT_SCOPE)
+  set(${commands_var} "${commands}" PARENT_SCOPE)
+endfunction()
+
 # consumer_compiles_no_gpu_code(<consumer build>): perfgate was cloned, and what the build will
 # compile (compile_commands.json) is C++ alone: no nvcc or HIP compiler, no .cu or .hip source,
 # no GPU micro-benchmark, none of the CUPTI targets (perfgate.cupti_host, _injection);
@@ -99,13 +117,10 @@ function(consumer_compiles_no_gpu_code build)
   if(NOT EXISTS "${build}/_deps/perfgate-src/CMakeLists.txt")
     message(FATAL_ERROR "consumer: FetchContent did not clone perfgate into ${build}/_deps")
   endif()
-  file(READ "${build}/compile_commands.json" json)
-  string(JSON n LENGTH "${json}")
-  math(EXPR last "${n} - 1")
+  compile_commands("${build}" files commands)
+  list(LENGTH files n)
   set(perfgate_sources 0)
-  foreach(i RANGE ${last})
-    string(JSON file GET "${json}" ${i} file)
-    string(JSON command GET "${json}" ${i} command)
+  foreach(file command IN ZIP_LISTS files commands)
     if(command MATCHES "(^|[/ ])(nvcc|hipcc|clang\\+\\+-[0-9]+ .*-x hip)( |$)"
        OR file MATCHES "\\.(cu|hip)$" OR file MATCHES "/microbench/gpu/"
        OR command MATCHES "CMakeFiles/perfgate[.-](cupti_|microbench-(cuda|hip))|-DPERFGATE_HAVE_CUPTI")
@@ -139,13 +154,9 @@ function(consumer_gpu_architectures source work)
       -DCMAKE_BUILD_TYPE=Release -DPERFGATE_GIT_REPOSITORY=file:///unused
       "-DFETCHCONTENT_SOURCE_DIR_PERFGATE=${work}/../build/_deps/perfgate-src"
       "-DCMAKE_CUDA_COMPILER=${nvcc}" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
-  file(READ "${work}/compile_commands.json" json)
-  string(JSON n LENGTH "${json}")
-  math(EXPR last "${n} - 1")
+  compile_commands("${work}" files commands)
   set(microbench 0)
-  foreach(i RANGE ${last})
-    string(JSON file GET "${json}" ${i} file)
-    string(JSON command GET "${json}" ${i} command)
+  foreach(file command IN ZIP_LISTS files commands)
     if(file MATCHES "\\.hip$" OR command MATCHES "-x hip|--offload-arch")
       message(FATAL_ERROR "consumer: a CUDA-only project compiles HIP code: ${command}")
     endif()
