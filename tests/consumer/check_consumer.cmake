@@ -7,7 +7,9 @@
 #                 find that tree (its GIT_REPOSITORY does not exist: a clone would fail);
 #   fetchcontent  FetchContent from a local clone of SOURCE_REPO (file://, its HEAD commit),
 #                 a CPU-only consumer: no GPU code and no CUPTI compiled (compile_commands.json
-#                 checked), none of perfgate's warning flags, and a build with -Werror; then
+#                 checked), none of perfgate's warning flags, the project's build type kept
+#                 (CMake's default, none: perfgate compiles unoptimised, a third faster; the
+#                 benchmarks ask for -O2 themselves), and a build with -Werror; then
 #                 the same consumer with CUDA, configured only: perfgate's CUDA
 #                 micro-benchmarks for the project's architecture alone.
 #   cmake -DMODE=deb|fetchcontent -DPERFGATE_BUILD=<dir> -DSOURCE=<tests/consumer>
@@ -29,14 +31,14 @@ file(REMOVE_RECURSE "${WORK}")
 set(with_gpu ON)
 if(MODE STREQUAL "deb")
   consumer_from_deb("${PERFGATE_BUILD}" "${WORK}" "${CUPTI}" configure_args)
+  list(APPEND configure_args -DCMAKE_BUILD_TYPE=Release)
 elseif(MODE STREQUAL "fetchcontent")
   consumer_fetchcontent_args("${SOURCE_REPO}" configure_args)
   set(with_gpu OFF)
 else()
   message(FATAL_ERROR "check_consumer.cmake: MODE must be deb or fetchcontent, not '${MODE}'")
 endif()
-run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build"
-    -DCMAKE_BUILD_TYPE=Release ${configure_args})
+run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build" ${configure_args})
 if(MODE STREQUAL "deb")
   consumer_found_installed("${WORK}/build" "${WORK}/root")
 elseif(MODE STREQUAL "fetchcontent")

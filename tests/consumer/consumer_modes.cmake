@@ -112,7 +112,7 @@ endfunction()
 # consumer_compiles_no_gpu_code(<consumer build>): perfgate was cloned, and what the build will
 # compile (compile_commands.json) is C++ alone: no nvcc or HIP compiler, no .cu or .hip source,
 # no GPU micro-benchmark, none of the CUPTI targets (perfgate.cupti_host, _injection);
-# perfgate's core is there, without its warning flags.
+# perfgate's core is there, without its warning flags; the project's build type (none) is kept.
 function(consumer_compiles_no_gpu_code build)
   if(NOT EXISTS "${build}/_deps/perfgate-src/CMakeLists.txt")
     message(FATAL_ERROR "consumer: FetchContent did not clone perfgate into ${build}/_deps")
@@ -135,6 +135,10 @@ function(consumer_compiles_no_gpu_code build)
   endforeach()
   if(perfgate_sources LESS 50)
     message(FATAL_ERROR "consumer: only ${perfgate_sources} of perfgate's sources are compiled")
+  endif()
+  file(STRINGS "${build}/CMakeCache.txt" build_type REGEX "^CMAKE_BUILD_TYPE:")
+  if(NOT build_type MATCHES "=$")
+    message(FATAL_ERROR "consumer: perfgate changed the project's build type: ${build_type}")
   endif()
   message(STATUS "ok: ${n} compile commands, ${perfgate_sources} of them perfgate's: no GPU "
                  "code, no CUPTI, no warning flags of perfgate's")
