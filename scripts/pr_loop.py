@@ -366,7 +366,8 @@ def gating_calls(ctest_json, root):
         while index is not None and 0 <= index < len(nodes):
             node = nodes[index]
             command = node.get("command")
-            if command is not None and commands[command] == "add_perf_prediction":
+            # CMake commands are case-insensitive: ADD_PERF_PREDICTION(...) is the same call.
+            if command is not None and commands[command].lower() == "add_perf_prediction":
                 path = files[node["file"]]
                 if root and os.path.isabs(path):
                     relative = os.path.relpath(path, root)

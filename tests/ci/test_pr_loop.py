@@ -408,15 +408,15 @@ class FetchBaseline(unittest.TestCase):
 
 class Annotate(unittest.TestCase):
     # ctest --show-only=json-v1's shape: add_test inside add_perf_prediction (PerfGate.cmake),
-    # called from the project's CMakeLists.txt at line 12 (perf.a) and 20 (perf.b, through a
-    # helper function of the project's own).
+    # called from the project's CMakeLists.txt at line 12 (perf.a) and, in capitals, from a
+    # helper function of the project's own at line 20 of x.cmake (perf.b).
     TESTS = {"backtraceGraph": {
-        "commands": ["add_test", "add_perf_prediction", "my_helper"],
+        "commands": ["add_test", "add_perf_prediction", "my_helper", "ADD_PERF_PREDICTION"],
         "files": ["/ws/cmake/PerfGate.cmake", "/ws/CMakeLists.txt", "/elsewhere/x.cmake"],
         "nodes": [{"file": 1}, {"file": 1, "line": 12, "command": 1, "parent": 0},
                   {"file": 0, "line": 685, "command": 0, "parent": 1},
                   {"file": 1, "line": 19, "command": 2, "parent": 0},
-                  {"file": 2, "line": 20, "command": 1, "parent": 3},
+                  {"file": 2, "line": 20, "command": 3, "parent": 3},
                   {"file": 0, "line": 685, "command": 0, "parent": 4}]},
         "tests": [{"name": "perf.a", "backtrace": 2}, {"name": "perf.b", "backtrace": 5},
                   {"name": "unit", "backtrace": 0}]}
