@@ -13,7 +13,12 @@
 # capability only): the micro-benchmarks measure their tensor peaks with wgmma and tcgen05, which
 # plain sm_90 / sm_100 code cannot carry. (The family-specific sm_100f would cover 10.0 and 10.3
 # at once, but CMake 3.25 refuses the suffix.) A device between these (compute capability 11.0)
-# JIT-compiles the sm_80 PTX.
+# JIT-compiles the sm_80 PTX. PERFGATE_CUDA_ARCHITECTURES, when set, gives the micro-benchmarks
+# architectures of their own (the project's code keeps CMAKE_CUDA_ARCHITECTURES).
+#
+# As a subproject (FetchContent, add_subdirectory), AUTO builds them only for a project that has
+# enabled CUDA before adding perfgate, and for its CMAKE_CUDA_ARCHITECTURES: a CPU-only project
+# compiles no GPU code (docs/ci.md, "Taking perfgate into a CMake project").
 include_guard(DIRECTORY)
 include(CheckLanguage)
 include("${CMAKE_CURRENT_LIST_DIR}/PerfGateGpuMode.cmake")
@@ -22,6 +27,8 @@ set(PERFGATE_WITH_CUDA "AUTO" CACHE STRING
     "Build the CUDA micro-benchmarks: AUTO (if nvcc works), ON (required) or OFF")
 set_property(CACHE PERFGATE_WITH_CUDA PROPERTY STRINGS AUTO ON OFF)
 set(PERFGATE_CUDA_DEFAULT_ARCHITECTURES "80;90a;100a;103a;120")
+set(PERFGATE_CUDA_ARCHITECTURES "" CACHE STRING
+    "CUDA architectures of perfgate's micro-benchmarks (empty: CMAKE_CUDA_ARCHITECTURES)")
 
 set(PERFGATE_CUDA_ENABLED OFF)
 _perfgate_gpu_mode(PERFGATE_WITH_CUDA CUDA _pg_cuda_mode)
@@ -31,6 +38,14 @@ endif()
 set(_pg_cuda_required OFF)
 if(_pg_cuda_mode STREQUAL "ON")
   set(_pg_cuda_required ON)
+endif()
+
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(CUDA _pg_subproject _pg_without_cuda)
+if(_pg_cuda_mode STREQUAL "AUTO" AND _pg_without_cuda AND NOT PERFGATE_CUDA_ARCHITECTURES)
+  message(STATUS "perfgate: CUDA micro-benchmarks not built: the project has not enabled CUDA "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_CUDA=ON)")
+  return()
 endif()
 
 # CMake only searches PATH for nvcc; the toolkit's usual homes are tried too so that a default
@@ -64,11 +79,15 @@ if(NOT CMAKE_CUDA_COMPILER)
   return()
 endif()
 
-if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS} AND NOT _pg_subproject)
   set(CMAKE_CUDA_ARCHITECTURES "${PERFGATE_CUDA_DEFAULT_ARCHITECTURES}" CACHE STRING
       "CUDA architectures to build for (perfgate default: ${PERFGATE_CUDA_DEFAULT_ARCHITECTURES})")
 endif()
 enable_language(CUDA)
 set(PERFGATE_CUDA_ENABLED ON)
+set(_pg_cuda_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+if(PERFGATE_CUDA_ARCHITECTURES)
+  set(_pg_cuda_architectures "${PERFGATE_CUDA_ARCHITECTURES}")
+endif()
 message(STATUS "perfgate: CUDA micro-benchmarks enabled: ${CMAKE_CUDA_COMPILER} "
-               "${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES}")
+               "${CMAKE_CUDA_COMPILER_VERSION}, architectures ${_pg_cuda_architectures}")

@@ -7,6 +7,8 @@
 #                        ON: required (configure fails without it); OFF: never.
 # Result: PERFGATE_CUPTI_ENABLED (ON/OFF); when ON, the imported target CUDA::cupti and
 # PERFGATE_CUPTI_LIBRARY_DIR (where libcupti lives: the run-time search path of what links it).
+# As a subproject (FetchContent, add_subdirectory), AUTO builds them only for a project that has
+# enabled CUDA before adding perfgate: a CPU-only project's gate needs no CUPTI.
 include_guard(DIRECTORY)
 
 set(PERFGATE_WITH_CUPTI "AUTO" CACHE STRING
@@ -21,6 +23,14 @@ if(NOT _pg_cupti_mode MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|Y|N|1|0)$")
 endif()
 if(NOT _pg_cupti_mode STREQUAL "AUTO" AND NOT PERFGATE_WITH_CUPTI)
   message(STATUS "perfgate: CUPTI collector disabled (PERFGATE_WITH_CUPTI=${PERFGATE_WITH_CUPTI})")
+  return()
+endif()
+
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(CUDA _pg_subproject _pg_without_cuda)
+if(_pg_cupti_mode STREQUAL "AUTO" AND _pg_without_cuda)
+  message(STATUS "perfgate: CUPTI collector not built: the project has not enabled CUDA "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_CUPTI=ON)")
   return()
 endif()
 

@@ -19,6 +19,9 @@
 #
 # Architectures: CMAKE_HIP_ARCHITECTURES wins when set; otherwise gfx90a;gfx908;gfx1030;gfx940
 # (MI200, MI100, RX 6800-class, MI300-class as far as ROCm 5.2 knows it), never `native`.
+# PERFGATE_HIP_ARCHITECTURES, when set, gives the micro-benchmarks architectures of their own.
+# As a subproject, AUTO builds them only for a project that has enabled HIP before adding
+# perfgate, and for its CMAKE_HIP_ARCHITECTURES (as cmake/PerfGateCuda.cmake does for CUDA).
 include_guard(DIRECTORY)
 include(CheckLanguage)
 include("${CMAKE_CURRENT_LIST_DIR}/PerfGateGpuMode.cmake")
@@ -27,6 +30,8 @@ set(PERFGATE_WITH_HIP "AUTO" CACHE STRING
     "Build the HIP (AMD) micro-benchmarks: AUTO (if a HIP compiler works), ON (required) or OFF")
 set_property(CACHE PERFGATE_WITH_HIP PROPERTY STRINGS AUTO ON OFF)
 set(PERFGATE_HIP_DEFAULT_ARCHITECTURES "gfx90a;gfx908;gfx1030;gfx940")
+set(PERFGATE_HIP_ARCHITECTURES "" CACHE STRING
+    "HIP architectures of perfgate's micro-benchmarks (empty: CMAKE_HIP_ARCHITECTURES)")
 
 set(PERFGATE_HIP_ENABLED OFF)
 _perfgate_gpu_mode(PERFGATE_WITH_HIP HIP _pg_hip_mode)
@@ -36,6 +41,14 @@ endif()
 set(_pg_hip_required OFF)
 if(_pg_hip_mode STREQUAL "ON")
   set(_pg_hip_required ON)
+endif()
+
+include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
+perfgate_subproject_language(HIP _pg_subproject _pg_without_hip)
+if(_pg_hip_mode STREQUAL "AUTO" AND _pg_without_hip AND NOT PERFGATE_HIP_ARCHITECTURES)
+  message(STATUS "perfgate: HIP micro-benchmarks not built: the project has not enabled HIP "
+                 "(enable it before adding perfgate, or set PERFGATE_WITH_HIP=ON)")
+  return()
 endif()
 
 macro(_perfgate_hip_unavailable reason)
@@ -120,12 +133,16 @@ check_language(HIP)
 if(NOT CMAKE_HIP_COMPILER)
   _perfgate_hip_unavailable("no working HIP compiler was found (see CMakeFiles/CMakeError.log)")
 endif()
-if(NOT DEFINED CMAKE_HIP_ARCHITECTURES)
+if(NOT DEFINED CMAKE_HIP_ARCHITECTURES AND NOT _pg_subproject)
   set(CMAKE_HIP_ARCHITECTURES "${PERFGATE_HIP_DEFAULT_ARCHITECTURES}" CACHE STRING
       "HIP architectures to build for (perfgate default: ${PERFGATE_HIP_DEFAULT_ARCHITECTURES})")
 endif()
 enable_language(HIP)
 set(PERFGATE_HIP_ENABLED ON)
+set(_pg_hip_architectures "${CMAKE_HIP_ARCHITECTURES}")
+if(PERFGATE_HIP_ARCHITECTURES)
+  set(_pg_hip_architectures "${PERFGATE_HIP_ARCHITECTURES}")
+endif()
 message(STATUS "perfgate: HIP micro-benchmarks enabled: ${CMAKE_HIP_COMPILER} "
                "${CMAKE_HIP_COMPILER_VERSION} (${_pg_hip_layout} ROCm layout), architectures "
-               "${CMAKE_HIP_ARCHITECTURES}")
+               "${_pg_hip_architectures}")

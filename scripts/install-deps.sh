@@ -9,6 +9,7 @@ packages=(cmake ninja-build g++ python3 nlohmann-json3-dev libcli11-dev libgtest
           python3-yaml # tests/ci/check_workflows.py reads the GitHub workflows
           python3-prometheus-client libxml2-utils # cli.report_ci_formats: OpenMetrics, JUnit XSD
           libsqlite3-dev # rocpd .db profiles (rocprofv3's default output since ROCm 7.0)
+          ccache # scripts/test.sh: each configuration compiles what the others already did once
           hipcc libamdhip64-dev) # HIP builds of the GPU micro-benchmarks (Debian's ROCm 5.2)
 
 # cuobjdump and nvdisasm for the offline check of the tensor micro-benchmarks' SASS

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: Apache-2.0
 """The pull-request loop of .github/workflows/perf.yml and ci.yml (docs/ci.md).
 
-  fetch-baseline  the report artifact of the target branch's latest successful run -> DIR
+  fetch-baseline  the report artifact of the target branch's latest successful run (or, with
+                  --commit, of that commit's: a pull request's base) -> DIR
   compare         `perfgate compare BASE HEAD --format md -o MD`, with the job's verdict
   comment         post or update ONE pull-request comment, found by its hidden marker
   summary         append a report to the job summary ($GITHUB_STEP_SUMMARY), within its limit
+  annotate        `::error file=...,line=...` for each failing kernel at the add_perf_prediction
+                  call that gated it (from CTest's test list), the worst first, at most --limit
 
 Exit codes:
   0  done (compare: no regression, or no baseline yet: comparison skipped)
@@ -241,14 +244,22 @@ def safe_extract(zip_bytes, out_dir):
     return [n for n in names if not n.endswith("/")]
 
 
-def fetch_baseline(github, repo, branch, workflow, prefix, out_dir, prefer=None, log=None):
+def fetch_baseline(github, repo, branch, workflow, prefix, out_dir, prefer=None, log=None,
+                   commit=None):
+    """With `commit`, the latest successful run of that commit (a pull request's base: what the
+    pull request changes, not whatever ran last on the branch)."""
     log = log or (lambda message: print(message, file=sys.stderr))
-    runs_url = github.url(f"/repos/{repo}/actions/workflows/{workflow}/runs",
-                          branch=branch, status="success", per_page=1)
+    query = dict(branch=branch, status="success", per_page=1)
+    if commit:
+        query["head_sha"] = commit
+    runs_url = github.url(f"/repos/{repo}/actions/workflows/{workflow}/runs", **query)
     runs = (github.json("GET", runs_url) or {}).get("workflow_runs") or []
+    if commit:
+        runs = [r for r in runs if r.get("head_sha") == commit]
     if not runs:
-        raise NoBaseline(f"no baseline yet: {workflow} has no successful run on branch "
-                         f"'{branch}' of {repo}")
+        of_commit = f" of commit {commit[:12]}" if commit else ""
+        raise NoBaseline(f"no baseline yet: {workflow} has no successful run{of_commit} on "
+                         f"branch '{branch}' of {repo}")
     run = runs[0]
     artifacts_url = github.url(f"/repos/{repo}/actions/runs/{run['id']}/artifacts",
                                per_page=100)
@@ -339,6 +350,111 @@ def upsert_comment(github, repo, pr, body, marker, log=None):
     return "created", (comment or {}).get("id")
 
 
+# --- annotate --------------------------------------------------------------------------------
+
+ANNOTATION_LIMIT = 10  # GitHub shows at most 10 error annotations of a step
+
+
+def gating_calls(ctest_json, root):
+    """test name -> (file relative to root, line) of the add_perf_prediction call that made it,
+    from `ctest --show-only=json-v1` (each test's backtrace, walked up to that call)."""
+    graph = ctest_json.get("backtraceGraph") or {}
+    nodes, files, commands = (graph.get(k) or [] for k in ("nodes", "files", "commands"))
+    calls = {}
+    for test in ctest_json.get("tests") or []:
+        index = test.get("backtrace")
+        while index is not None and 0 <= index < len(nodes):
+            node = nodes[index]
+            command = node.get("command")
+            # CMake commands are case-insensitive: ADD_PERF_PREDICTION(...) is the same call.
+            if command is not None and commands[command].lower() == "add_perf_prediction":
+                path = files[node["file"]]
+                if root and os.path.isabs(path):
+                    relative = os.path.relpath(path, root)
+                    path = path if relative.startswith("..") else relative
+                calls[test["name"]] = (path.replace(os.sep, "/"), node.get("line", 1))
+                break
+            index = node.get("parent")
+    return calls
+
+
+def report_test(kernel, report_path):
+    """The perf test whose report a kernel came from: a merged report's origin names the file
+    ("<dir>/perf.x.json (host)"), a test's own report is named after the test."""
+    origin = kernel.get("origin") or report_path
+    file = re.sub(r" \([^()]*\)$", "", origin)
+    name = os.path.basename(file)
+    return name[:-len(".json")] if name.endswith(".json") else name
+
+
+def failing_kernels(report, report_path, comparison=None):
+    """[(ratio, kernel, test, message)], the worst first: a kernel the gate failed (its
+    efficiency on the local device) or that regressed against the base (its efficiency head /
+    base); the lower the ratio, the worse. Kernels without a number come last."""
+    failing = {}
+    for kernel in report.get("kernels") or []:
+        verdict = kernel.get("verdict") or {}
+        if verdict.get("status") != "fail":
+            continue
+        test = report_test(kernel, report_path)
+        reasons = verdict.get("reasons") or ["failed the gate"]
+        failing[(kernel["name"], test)] = [verdict.get("efficiency"), reasons[0]]
+    tests_of = {}
+    for kernel in report.get("kernels") or []:
+        tests_of.setdefault(kernel["name"], report_test(kernel, report_path))
+    for kernel in (comparison or {}).get("kernels") or []:
+        if not kernel.get("failures"):
+            continue
+        key = (kernel["name"], tests_of.get(kernel["name"], ""))
+        base, head = kernel.get("base_efficiency"), kernel.get("head_efficiency")
+        ratio = head / base if base and head is not None else None
+        message = "regressed against the base: " + "; ".join(kernel["failures"])
+        if key in failing:
+            entry = failing[key]
+            entry[1] = message + "; " + entry[1]
+            if ratio is not None and (entry[0] is None or ratio < entry[0]):
+                entry[0] = ratio
+        else:
+            failing[key] = [ratio, message]
+    ranked = sorted(failing.items(),
+                    key=lambda item: (item[1][0] is None, item[1][0] or 0.0, item[0]))
+    return [(ratio, name, test, message) for (name, test), (ratio, message) in ranked]
+
+
+def escape_data(text):
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text):
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotations(failing, calls, limit=ANNOTATION_LIMIT):
+    """GitHub workflow commands: one ::error a kernel (at its add_perf_prediction call when
+    CTest lists it, else without a place), at most `limit`, then one line saying how many more."""
+    lines = []
+    for ratio, name, test, message in failing[:limit]:
+        where = ""
+        if test in calls:
+            file, line = calls[test]
+            where = f"file={escape_property(file)},line={line},"
+        title = escape_property(f"perfgate: {name} ({test})")
+        lines.append(f"::error {where}title={title}::{escape_data(message)}")
+    more = len(failing) - limit
+    if more > 0:
+        kernels = "kernel is" if more == 1 else "kernels are"
+        lines.append(f"{more} more failing {kernels} not annotated (GitHub shows {limit} a "
+                     f"step): the job summary lists them all")
+    return lines
+
+
+def read_json(path):
+    try:
+        return json.loads(read_text(path))
+    except ValueError as e:
+        raise Failure(f"{path}: not JSON ({e})") from None
+
+
 # --- command line ----------------------------------------------------------------------------
 
 def read_text(path):
@@ -377,6 +493,7 @@ def parse_args(argv):
     p.add_argument("--artifact-prefix", required=True)
     p.add_argument("--prefer", help="this artifact name if the run has it (the same runner)")
     p.add_argument("--out", required=True, help="extract into this directory")
+    p.add_argument("--commit", help="the run of this commit (a pull request's base sha)")
 
     p = commands.add_parser("compare",
                             help="perfgate compare, Markdown out, exit 1 on a regression")
@@ -403,6 +520,17 @@ def parse_args(argv):
     p.add_argument("--limit", type=int, default=DEFAULT_SUMMARY_LIMIT,
                    help=f"bytes of UTF-8 (GitHub's limit: {SUMMARY_LIMIT})")
     p.add_argument("--artifact-url", help="where the full report is, named when truncated")
+
+    p = commands.add_parser("annotate", help="::error at the add_perf_prediction of each "
+                                             "failing kernel, the worst first")
+    p.add_argument("--report", required=True, help="the run's (merged) report")
+    p.add_argument("--tests", required=True,
+                   help="`ctest --show-only=json-v1` of the build tree that ran it")
+    p.add_argument("--compare", help="`perfgate compare --format json` against the base")
+    p.add_argument("--root", default=os.environ.get("GITHUB_WORKSPACE") or os.getcwd(),
+                   help="file paths relative to this (default: $GITHUB_WORKSPACE)")
+    p.add_argument("--limit", type=int, default=ANNOTATION_LIMIT)
+    p.add_argument("--github-output", help="append failed-kernels=N here ($GITHUB_OUTPUT)")
     return parser.parse_args(argv)
 
 
@@ -411,7 +539,16 @@ def main(argv=None, request=http_request):
     try:
         if args.command == "fetch-baseline":
             fetch_baseline(github_from_env(request), args.repo, args.branch, args.workflow,
-                           args.artifact_prefix, args.out, args.prefer)
+                           args.artifact_prefix, args.out, args.prefer, commit=args.commit)
+            return EXIT_OK
+        if args.command == "annotate":
+            comparison = read_json(args.compare) if args.compare else None
+            failing = failing_kernels(read_json(args.report), args.report, comparison)
+            for line in annotations(failing, gating_calls(read_json(args.tests), args.root),
+                                    args.limit):
+                print(line)
+            if args.github_output:
+                write_text(args.github_output, f"failed-kernels={len(failing)}\n", "a")
             return EXIT_OK
         if args.command == "compare":
             code, message = run_compare(args.perfgate, args.base, args.head, args.md_out,

@@ -10,17 +10,29 @@
 #            then configured again as without the toolkit's NVML (nonvml): build-nonvml/
 # The extra configurations skip the GPU micro-benchmarks (they need the missing toolchains
 # anyway) and run the whole test suite but what would only repeat an earlier run:
-# consumer.add_subdirectory and consumer.examples_build build perfgate's source, or the examples,
-# with the toolchains this machine has whatever the configuration (about 10 minutes of CI); the
-# full CPU micro-benchmark run (90 s) and perfgate bisect's generated repository (about 2 min)
-# measure code compiled alike in every configuration; and
-# nocupti's consumer.install_tree (120 s) would install nogpu's binaries and files again (its
-# tree is nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no
-# option), then build and calibrate the same consumer.
+# consumer.fetchcontent and consumer.examples_build build perfgate's source (a CPU-only project
+# taking it by FetchContent: configuration-independent), or the examples with the toolchains this
+# machine has whatever the configuration (cmake4 skips the first too: it compiles perfgate's core
+# again); ci.action and ci.gitlab_template run the same scripts on recorded profiles in every
+# configuration (the default run covers them); the full CPU micro-benchmark run (90 s) and perfgate
+# bisect's generated repository (about 2 min) measure code compiled alike in every configuration;
+# and nocupti's consumer.deb (120 s) would package nogpu's binaries and files again (its tree is
+# nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no option),
+# then build and calibrate the same consumer.
 # PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
+
+# A compiler cache shared by the configurations (and the consumers the tests build): the same
+# source compiled with the same flags in build/, build-cmake4/, build-nogpu/ ... is compiled once,
+# which keeps CI's cold run of five builds within its time. A launcher the caller set wins.
+if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache \
+    CMAKE_CUDA_COMPILER_LAUNCHER=ccache CMAKE_HIP_COMPILER_LAUNCHER=ccache
+  export CCACHE_DIR="${CCACHE_DIR:-$root/build-ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  echo "==> compiler cache: ccache in $CCACHE_DIR"
+fi
 rm -f "$root/build-nogpu/.perfgate-nogpu-this-run"
 if [[ " $configs " == *" cmake4 "* ]]; then
   "$root/scripts/install-deps.sh" --cmake4
@@ -38,8 +50,11 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
-same_everywhere='^consumer\.(add_subdirectory|examples_build)$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$|^bisect\.finds_the_slow_commit$'
-same_as_nogpu="$same_everywhere|^consumer\.install_tree$"
+# The GitHub action's and the GitLab template's checks run scripts and recorded profiles: the
+# same in every configuration.
+ci_scripts='^ci\.(action|gitlab_template)$'
+same_everywhere="^consumer\.(fetchcontent|examples_build)\$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|$ci_scripts"
+same_as_nogpu="$same_everywhere|^consumer\.deb$"
 
 # The number of tests a build tree registers (CTest's JSON listing, not its wording); with
 # "configured", only those add_test registered (GoogleTest's discovered tests have no backtrace).
@@ -97,7 +112,7 @@ for config in $configs; do
       # nvbench's CMake package from the cuda-bench wheel there (tests/nvbench/).
       nvbench_dir="$(ls -d "$root"/.cmake4/lib/python3*/site-packages/cuda/bench/cu13/nvbench/lib/cmake/nvbench 2>/dev/null | head -1)"
       PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
-        '^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks$|^bisect\.finds_the_slow_commit$' \
+        "^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|^consumer\.fetchcontent\$|$ci_scripts" \
         ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
       default_build="${PERFGATE_BUILD_DIR:-$root/build}"
       if [ -f "$default_build/CTestTestfile.cmake" ]; then

@@ -393,6 +393,68 @@ class FetchBaseline(unittest.TestCase):
             self.assertIn("HTTP 404", err.getvalue())
 
 
+    def test_commit_asks_for_that_commits_run_and_refuses_another(self):
+        # An API that ignored head_sha would answer with the branch's latest run: not the base.
+        fake = FakeGitHub({("GET", self.RUNS): (200, {}, {"workflow_runs": [self.RUN]})})
+        with tempfile.TemporaryDirectory() as tmp, self.assertRaises(pr_loop.NoBaseline) as c:
+            pr_loop.fetch_baseline(fake.github(), REPO, "main", "perf.yml",
+                                   "perfgate-perf-reports-", tmp, log=lambda m: None,
+                                   commit="fedcba9876543210")
+        self.assertEqual(fake.calls[0][2], {"branch": "main", "status": "success",
+                                            "per_page": "1", "head_sha": "fedcba9876543210"})
+        self.assertIn("no successful run of commit fedcba987654 on branch 'main'",
+                      str(c.exception))
+
+
+class Annotate(unittest.TestCase):
+    # ctest --show-only=json-v1's shape: add_test inside add_perf_prediction (PerfGate.cmake),
+    # called from the project's CMakeLists.txt at line 12 (perf.a) and, in capitals, from a
+    # helper function of the project's own at line 20 of x.cmake (perf.b).
+    TESTS = {"backtraceGraph": {
+        "commands": ["add_test", "add_perf_prediction", "my_helper", "ADD_PERF_PREDICTION"],
+        "files": ["/ws/cmake/PerfGate.cmake", "/ws/CMakeLists.txt", "/elsewhere/x.cmake"],
+        "nodes": [{"file": 1}, {"file": 1, "line": 12, "command": 1, "parent": 0},
+                  {"file": 0, "line": 685, "command": 0, "parent": 1},
+                  {"file": 1, "line": 19, "command": 2, "parent": 0},
+                  {"file": 2, "line": 20, "command": 3, "parent": 3},
+                  {"file": 0, "line": 685, "command": 0, "parent": 4}]},
+        "tests": [{"name": "perf.a", "backtrace": 2}, {"name": "perf.b", "backtrace": 5},
+                  {"name": "unit", "backtrace": 0}]}
+
+    def kernel(self, name, test, status, efficiency, reason="below MIN_EFFICIENCY"):
+        return {"name": name, "origin": f"/ws/build/perfgate-reports/{test}.json (host)",
+                "verdict": {"status": status, "efficiency": efficiency, "reasons": [reason]}}
+
+    def test_calls_walk_the_backtrace_up_to_add_perf_prediction(self):
+        self.assertEqual(pr_loop.gating_calls(self.TESTS, "/ws"),
+                         {"perf.a": ("CMakeLists.txt", 12), "perf.b": ("/elsewhere/x.cmake", 20)})
+
+    def test_worst_first_merges_gate_and_regression_and_limits(self):
+        report = {"kernels": [self.kernel("k1", "perf.a", "fail", 0.4),
+                              self.kernel("k2", "perf.a", "pass", 0.9),
+                              self.kernel("k3", "perf.b", "fail", None, "no, 100%, a,b"),
+                              self.kernel("k4", "perf.b", "fail", 0.2)]}
+        comparison = {"kernels": [
+            {"name": "k2", "base_efficiency": 1.0, "head_efficiency": 0.9,
+             "failures": ["efficiency dropped"]},
+            {"name": "k1", "base_efficiency": 0.8, "head_efficiency": 0.4,
+             "failures": ["efficiency dropped"]},
+            {"name": "k4", "base_efficiency": 0.2, "head_efficiency": 0.2, "failures": []}]}
+        failing = pr_loop.failing_kernels(report, "all.json", comparison)
+        self.assertEqual([(f[1], f[0]) for f in failing],
+                         [("k4", 0.2), ("k1", 0.4), ("k2", 0.9), ("k3", None)])
+        self.assertEqual(failing[1][3], "regressed against the base: efficiency dropped; "
+                                        "below MIN_EFFICIENCY")
+        lines = pr_loop.annotations(failing, pr_loop.gating_calls(self.TESTS, "/ws"), limit=3)
+        self.assertEqual(lines[0], "::error file=/elsewhere/x.cmake,line=20,"
+                                   "title=perfgate%3A k4 (perf.b)::below MIN_EFFICIENCY")
+        self.assertTrue(lines[1].startswith("::error file=CMakeLists.txt,line=12,"))
+        self.assertEqual(len(lines), 4)
+        self.assertTrue(lines[3].startswith("1 more failing kernel is not annotated"))
+        last = pr_loop.annotations(failing[3:], {}, limit=3)
+        self.assertEqual(last, ["::error title=perfgate%3A k3 (perf.b)::no, 100%25, a,b"])
+
+
 class RealHttp(unittest.TestCase):
     """http_request itself against a local server: the token goes to the API but not on to
     the redirect target, and an HTTP error names the URL and the status."""

@@ -1,11 +1,24 @@
 # SPDX-License-Identifier: Apache-2.0
-# Installs perfgate, builds tests/consumer against the install tree with find_package(PerfGate),
-# runs `ctest -L perf` there and asserts each test's outcome and message.
-#   cmake -DPERFGATE_BUILD=<dir> -DSOURCE=<tests/consumer> -DWORK=<scratch> -P check_consumer.cmake
+# Builds tests/consumer against perfgate as a user would, runs `ctest -L perf` there and asserts
+# each test's outcome and message. MODE says how the consumer takes perfgate:
+#   deb           the Debian package of PERFGATE_BUILD (cpack, no second build), its control
+#                 data and files checked, extracted with `dpkg -x` into a clean folder; the
+#                 consumer declares perfgate with FetchContent, whose FIND_PACKAGE_ARGS must
+#                 find that tree (its GIT_REPOSITORY does not exist: a clone would fail);
+#   fetchcontent  FetchContent from a local clone of SOURCE_REPO (file://, its HEAD commit),
+#                 a CPU-only consumer: no GPU code and no CUPTI compiled (compile_commands.json
+#                 checked), none of perfgate's warning flags, the project's build type kept
+#                 (CMake's default, none: perfgate compiles unoptimised, a third faster; the
+#                 benchmarks ask for -O2 themselves), and a build with -Werror; then
+#                 the same consumer with CUDA, configured only: perfgate's CUDA
+#                 micro-benchmarks for the project's architecture alone.
+#   cmake -DMODE=deb|fetchcontent -DPERFGATE_BUILD=<dir> -DSOURCE=<tests/consumer>
+#         -DWORK=<scratch> [-DCUPTI=ON|OFF] [-DSOURCE_REPO=<perfgate checkout>] -P check_consumer.cmake
 cmake_minimum_required(VERSION 3.25)
 
 include("${CMAKE_CURRENT_LIST_DIR}/../support/run_step.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/../support/ctest_outcomes.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/consumer_modes.cmake")
 
 function(expect output regex what)
   if(NOT output MATCHES "${regex}")
@@ -15,10 +28,30 @@ function(expect output regex what)
 endfunction()
 
 file(REMOVE_RECURSE "${WORK}")
-run("install" "${CMAKE_COMMAND}" --install "${PERFGATE_BUILD}" --prefix "${WORK}/install")
-run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build"
-    "-DCMAKE_PREFIX_PATH=${WORK}/install" -DCMAKE_BUILD_TYPE=Release)
+set(with_gpu ON)
+if(MODE STREQUAL "deb")
+  consumer_from_deb("${PERFGATE_BUILD}" "${WORK}" "${CUPTI}" configure_args)
+  list(APPEND configure_args -DCMAKE_BUILD_TYPE=Release)
+elseif(MODE STREQUAL "fetchcontent")
+  consumer_fetchcontent_args("${SOURCE_REPO}" configure_args)
+  set(with_gpu OFF)
+else()
+  message(FATAL_ERROR "check_consumer.cmake: MODE must be deb or fetchcontent, not '${MODE}'")
+endif()
+run("configure the consumer" "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${WORK}/build" ${configure_args})
+if(MODE STREQUAL "deb")
+  consumer_found_installed("${WORK}/build" "${WORK}/root")
+elseif(MODE STREQUAL "fetchcontent")
+  consumer_compiles_no_gpu_code("${WORK}/build")
+endif()
+if(MODE STREQUAL "fetchcontent")
+  consumer_gpu_architectures("${SOURCE}" "${WORK}/gpu")
+endif()
 run("build the consumer" "${CMAKE_COMMAND}" --build "${WORK}/build" --parallel 2)
+ctest_test_names("${WORK}/build" all_tests)
+if(all_tests MATCHES "perfgate\\.test\\.")
+  message(FATAL_ERROR "consumer: perfgate's own tests leaked into the consumer: ${all_tests}")
+endif()
 
 execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" -L perf --output-on-failure
                         --output-junit "${WORK}/junit.xml"
@@ -63,7 +96,11 @@ set(gpus "")
 if(nvidia_smi)
   execute_process(COMMAND "${nvidia_smi}" -L OUTPUT_VARIABLE gpus ERROR_QUIET)
 endif()
-if(gpus MATCHES "^GPU 0")
+if(NOT with_gpu)
+  if("perf.gpu_saxpy" IN_LIST all_tests)
+    message(FATAL_ERROR "consumer: the CPU-only consumer registered the GPU test")
+  endif()
+elseif(gpus MATCHES "^GPU 0")
   outcome(perf.gpu_saxpy passed "the GPU test passes on this GPU")
 else()
   outcome(perf.gpu_saxpy skipped "the GPU-only test is skipped (77)")

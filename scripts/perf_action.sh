@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The stages of the GitHub action (action.yml at the repository root; docs/ci.md, "The GitHub
+# action"), one a step, each reading its inputs from the environment the step gives it:
+#   install  perfgate on PATH, else built from the action's own source into $RUNNER_TEMP; its
+#            prefix goes on CMAKE_PREFIX_PATH, so that the project's find_package(PerfGate) or
+#            FetchContent's FIND_PACKAGE_ARGS takes it instead of building it again
+#   base     (baseline ab) the pull request's base commit in a worktree, built by the same
+#            build command: output dir, its build tree
+#   gate     the build command, then ctest; the reports merged into $REPORTS/all.json with
+#            summary.md and CTest's test list (tests.json, where the annotations find the
+#            add_perf_prediction calls); outputs ctest (its exit status) and report
+#   compare  the base commit's stored reports (pr_loop.py fetch-baseline --commit) compared
+#            with this run's: compare.md, compare.json; output status (pr_loop.py compare's)
+#   history  (baseline history, on a branch) the branch's history so far, this run appended
+#   verdict  the job summary, the annotations, the pull request's comment; fails the step when
+#            a perf test failed or a kernel regressed; outputs verdict and failed-kernels
+# Exit codes: 0 done, 1 the gate or the comparison failed (verdict), 2 bad input or an error.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+pr_loop=(python3 "$here/pr_loop.py")
+stage="${1:-}"
+
+output() { echo "$1=$2" >>"$GITHUB_OUTPUT"; }
+die() { echo "::error title=perfgate::$1"; exit "${2:-2}"; }
+
+# The workflow file this run comes from ("owner/repo/.github/workflows/perf.yml@refs/..."): the
+# base commit's reports are those of the same workflow.
+workflow_file() {
+  local ref="${GITHUB_WORKFLOW_REF%%@*}"
+  echo "${ref##*/}"
+}
+
+case "$stage" in
+  install)
+    case "${PERFGATE_BASELINE:-}" in
+      stored|ab|history) ;;
+      *) die "input baseline must be stored, ab or history, not '${PERFGATE_BASELINE:-}'" ;;
+    esac
+    if binary="$(command -v perfgate)"; then
+      echo "perfgate: using $binary ($("$binary" --version 2>/dev/null || echo '?'))"
+    else
+      source_dir="$(cd "$here/.." && pwd)"
+      build="$RUNNER_TEMP/perfgate-build" prefix="$RUNNER_TEMP/perfgate"
+      echo "perfgate: not installed; building it from $source_dir (tests off)"
+      cmake -S "$source_dir" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPERFGATE_WITH_TESTS=OFF
+      cmake --build "$build" --parallel "$(nproc)"
+      cmake --install "$build" --prefix "$prefix" >/dev/null
+      binary="$prefix/bin/perfgate"
+      echo "$prefix/bin" >>"$GITHUB_PATH"
+    fi
+    prefix="$(cd "$(dirname "$(readlink -f "$binary")")/.." && pwd)"
+    echo "CMAKE_PREFIX_PATH=$prefix${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}" >>"$GITHUB_ENV"
+    output perfgate "$binary" ;;
+
+  base)
+    [ -n "${BASE_SHA:-}" ] || die "no base commit (github.event.pull_request.base.sha)"
+    dir="$RUNNER_TEMP/perfgate-base"
+    if ! git cat-file -e "$BASE_SHA^{commit}" 2>/dev/null; then
+      echo "==> fetch $BASE_SHA (a shallow checkout lacks it)"
+      git fetch --no-tags --depth=1 origin "$BASE_SHA"
+    fi
+    rm -rf "$dir"
+    git worktree prune
+    git worktree add --detach "$dir" "$BASE_SHA"
+    echo "==> build the base commit ${BASE_SHA:0:12} in $dir"
+    (cd "$dir" && bash -euo pipefail -c "$BUILD_COMMAND")
+    output dir "$dir/$BUILD_DIR" ;;
+
+  gate)
+    bash -euo pipefail -c "$BUILD_COMMAND"
+    [ -f "$BUILD_DIR/CTestTestfile.cmake" ] || die "the build command made no CTest tree in '$BUILD_DIR' (input build-dir)"
+    # With a base build, add_perf_prediction makes every test `perfgate ab` of the base's
+    # binary and this one; a tree kept from an earlier ab run (a self-hosted runner) is reset.
+    if [ -n "${AB_BASE_DIR:-}" ] ||
+       grep -q '^PERFGATE_AB_BASE_DIR:[A-Z]*=.' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
+      cmake -DPERFGATE_AB_BASE_DIR="${AB_BASE_DIR:-}" "$BUILD_DIR" >/dev/null
+    fi
+    find "$BUILD_DIR" -type d -name perfgate-reports -prune -exec rm -rf {} +
+    rm -rf "$REPORTS"
+    mkdir -p "$REPORTS"
+    status=0
+    # shellcheck disable=SC2086 # ctest-args is a list of arguments
+    ctest --test-dir "$BUILD_DIR" $CTEST_ARGS || status=$?
+    output ctest "$status"
+    ctest --test-dir "$BUILD_DIR" --show-only=json-v1 >"$REPORTS/tests.json"
+    mapfile -t files < <(find "$BUILD_DIR" -path '*/perfgate-reports/*.json' | sort)
+    if [ ${#files[@]} -eq 0 ]; then
+      die "no perf test wrote a report (ctest exited $status; ctest-args: $CTEST_ARGS)"
+    fi
+    "$PERFGATE" merge "${files[@]}" -o "$REPORTS/all.json"
+    "$PERFGATE" report "$REPORTS/all.json" --format md -o "$REPORTS/summary.md"
+    output report "$REPORTS/all.json" ;;
+
+  compare)
+    baseline="$RUNNER_TEMP/perfgate-baseline"
+    rm -rf "$baseline"
+    rc=0
+    "${pr_loop[@]}" fetch-baseline --repo "$GITHUB_REPOSITORY" --branch "$BASE_REF" \
+      --commit "$BASE_SHA" --workflow "$(workflow_file)" --artifact-prefix "$ARTIFACT_NAME-" \
+      --prefer "$ARTIFACT_NAME-$RUNNER" --out "$baseline" || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then exit "$rc"; fi
+    rc=0
+    "${pr_loop[@]}" compare --perfgate "$PERFGATE" --base "$baseline/all.json" \
+      --head "$REPORTS/all.json" --md-out "$REPORTS/compare.md" \
+      --no-baseline-body "$REPORTS/summary.md" || rc=$?
+    output status "$rc"
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then exit "$rc"; fi
+    if [ -f "$baseline/all.json" ]; then
+      # The same comparison as JSON, for the annotations (exit 1 is the regression itself).
+      "$PERFGATE" compare "$baseline/all.json" "$REPORTS/all.json" --format json \
+        -o "$REPORTS/compare.json" || [ $? -eq 1 ]
+    fi
+    if [ -f "$baseline/history.jsonl" ]; then
+      # baseline history: the base branch's trends under the comparison.
+      "$PERFGATE" history changes --history "$baseline/history.jsonl" --format md \
+        >>"$REPORTS/compare.md"
+    fi ;;
+
+  history)
+    previous="$RUNNER_TEMP/perfgate-previous"
+    rm -rf "$previous"
+    rc=0
+    "${pr_loop[@]}" fetch-baseline --repo "$GITHUB_REPOSITORY" --branch "$GITHUB_REF_NAME" \
+      --workflow "$(workflow_file)" --artifact-prefix "$ARTIFACT_NAME-" \
+      --prefer "$ARTIFACT_NAME-$RUNNER" --out "$previous" || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then exit "$rc"; fi
+    if [ -f "$previous/history.jsonl" ]; then cp "$previous/history.jsonl" "$REPORTS/"; fi
+    "$PERFGATE" history append "$REPORTS/all.json" --history "$REPORTS/history.jsonl" \
+      --commit "$GITHUB_SHA" --date "$(git show -s --format=%cI HEAD)"
+    "$PERFGATE" history changes --history "$REPORTS/history.jsonl" --format md \
+      -o "$REPORTS/history.md"
+    cat "$REPORTS/history.md" >>"$REPORTS/summary.md" ;;
+
+  verdict)
+    # The comparison first when there was one, then this run's report (without a baseline
+    # compare.md holds it already).
+    body=("$REPORTS/summary.md") compare=()
+    if [ -f "$REPORTS/compare.md" ]; then body=("$REPORTS/compare.md"); fi
+    if [ -f "$REPORTS/compare.json" ]; then
+      body+=("$REPORTS/summary.md")
+      compare=(--compare "$REPORTS/compare.json")
+    fi
+    "${pr_loop[@]}" summary --body-file "${body[@]}" ${ARTIFACT_URL:+--artifact-url "$ARTIFACT_URL"}
+    "${pr_loop[@]}" annotate --report "$REPORTS/all.json" --tests "$REPORTS/tests.json" \
+      "${compare[@]}" --github-output "$GITHUB_OUTPUT"
+    if [ -n "${PR:-}" ] && [ "${COMMENT:-true}" = true ]; then
+      if [ "${FORK:-false}" = true ]; then
+        # A fork's pull request gets a read-only token: the report stays in the job summary.
+        echo "perfgate: a fork's pull request: no comment (read-only token); see the job summary"
+      else
+        "${pr_loop[@]}" comment --repo "$GITHUB_REPOSITORY" --pr "$PR" \
+          --body-file "${body[@]}" --marker '<!-- perfgate-action -->' \
+          ${ARTIFACT_URL:+--artifact-url "$ARTIFACT_URL"}
+      fi
+    fi
+    verdict=pass
+    if [ "${COMPARE_STATUS:-0}" = 1 ]; then verdict=regression; fi
+    if [ "${CTEST_STATUS:-0}" != 0 ]; then verdict=fail; fi
+    output verdict "$verdict"
+    echo "perfgate: $verdict"
+    [ "$verdict" = pass ] || exit 1 ;;
+
+  *) echo "usage: $0 install|base|gate|compare|history|verdict" >&2; exit 2 ;;
+esac
