@@ -78,10 +78,15 @@ json roof_json(const roof_bound& r, bool compute_declared) {
 }
 
 json scaling_json(const measured_scaling& s) {
-  return {{"measured_on", s.measured_on},       {"measured_time_s", s.measured_time_s},
-          {"utilisation", s.utilisation},       {"limiter", s.limiter},
-          {"resource_scale", s.resource_scale}, {"clock_scale", s.clock_scale},
-          {"leftover_scale", s.leftover_scale}, {"leftover_by", s.leftover_by}, {"at_roof", s.at_roof}};
+  return {{"measured_on", s.measured_on},
+          {"measured_time_s", s.measured_time_s},
+          {"utilisation", s.utilisation},
+          {"limiter", s.limiter},
+          {"resource_scale", s.resource_scale},
+          {"clock_scale", s.clock_scale},
+          {"leftover_scale", s.leftover_scale},
+          {"leftover_by", s.leftover_by},
+          {"at_roof", s.at_roof}};
 }
 
 json prediction_json(const prediction& p, const kernel_params& k) {
@@ -150,6 +155,71 @@ json device_json(const device& d) {
   return {{"id", d.id},         {"name", d.name},     {"vendor", d.vendor},
           {"source", d.source}, {"origin", d.origin}, {"peaks", peaks}};
 }
+// The verdict: status, reasons and their findings, and the statistics behind a change.
+json verdict_json(const verdict& v) {
+  json out = {{"status", to_string(v.status)},
+              {"reasons", v.reasons},
+              {"efficiency", optional_number(v.efficiency)}};
+  if (!v.findings.empty()) {
+    out["findings"] = json::array();
+    for (const auto& f : v.findings) {
+      json numbers = json::object();
+      for (const auto& [name, value] : f.numbers) {
+        if (std::isfinite(value)) { // JSON has no inf or nan
+          numbers[name] = value;
+        }
+      }
+      out["findings"].push_back(
+          {{"code", f.code}, {"severity", to_string(f.severity)}, {"numbers", numbers}});
+    }
+  }
+  if (!v.device.empty()) {
+    out["device"] = v.device;
+  }
+  if (v.baseline_efficiency) {
+    out["baseline_efficiency"] = *v.baseline_efficiency;
+  }
+  if (const auto& c = v.change) {
+    out["change"] = {
+        {"kind", stats::to_string(c->kind)},
+        {"beyond_allowed", c->beyond_allowed},
+        {"time_ratio", {{"lo", c->ratio.lo}, {"estimate", c->ratio.estimate}, {"hi", c->ratio.hi}}},
+        {"allowed", c->allowed},
+        {"confidence", c->confidence},
+        {"mann_whitney",
+         {{"u", c->test.u},
+          {"p_greater", c->test.p_greater},
+          {"p_less", c->test.p_less},
+          {"exact", c->test.exact}}},
+        {"samples_to_settle", c->samples_to_settle}};
+  }
+  if (const auto& a = v.ab) {
+    out["ab"] = {
+        {"kind", stats::to_string(a->kind)},
+        {"beyond_allowed", a->beyond_allowed},
+        {"time_ratio", {{"lo", a->ratio.lo}, {"estimate", a->ratio.estimate}, {"hi", a->ratio.hi}}},
+        {"allowed", a->allowed},
+        {"confidence", a->confidence},
+        {"rounds", a->rounds},
+        {"rounds_to_settle", a->rounds_to_settle}};
+  }
+  if (const auto& c = v.confirmation) {
+    out["confirmation"] = {{"kind", stats::to_string(c->kind)},
+                           {"beyond_allowed", c->beyond_allowed},
+                           {"floor_ratio", c->ratio},
+                           {"base_floor", c->base_floor},
+                           {"head_floor", c->head_floor},
+                           {"allowed", c->allowed},
+                           {"confidence", c->confidence},
+                           {"base_runs", c->base_runs},
+                           {"head_runs", c->head_runs},
+                           {"p_within", c->p_within},
+                           {"false_alarm", c->false_alarm},
+                           {"runs_to_settle", c->runs_to_settle},
+                           {"efficiency_runs", v.confirmation_runs}};
+  }
+  return out;
+}
 } // namespace
 
 std::string report_to_json(const report& r) {
@@ -194,68 +264,7 @@ std::string report_to_json(const report& r) {
     for (const auto& p : k.predictions) {
       jk["predictions"].push_back(prediction_json(p, k.params));
     }
-    jk["verdict"] = {{"status", to_string(k.result.status)},
-                     {"reasons", k.result.reasons},
-                     {"efficiency", optional_number(k.result.efficiency)}};
-    if (!k.result.findings.empty()) {
-      jk["verdict"]["findings"] = json::array();
-      for (const auto& f : k.result.findings) {
-        json numbers = json::object();
-        for (const auto& [name, value] : f.numbers) {
-          if (std::isfinite(value)) { // JSON has no inf or nan
-            numbers[name] = value;
-          }
-        }
-        jk["verdict"]["findings"].push_back(
-            {{"code", f.code}, {"severity", to_string(f.severity)}, {"numbers", numbers}});
-      }
-    }
-    if (!k.result.device.empty()) {
-      jk["verdict"]["device"] = k.result.device;
-    }
-    if (k.result.baseline_efficiency) {
-      jk["verdict"]["baseline_efficiency"] = *k.result.baseline_efficiency;
-    }
-    if (const auto& c = k.result.change) {
-      jk["verdict"]["change"] = {
-          {"kind", stats::to_string(c->kind)},
-          {"beyond_allowed", c->beyond_allowed},
-          {"time_ratio",
-           {{"lo", c->ratio.lo}, {"estimate", c->ratio.estimate}, {"hi", c->ratio.hi}}},
-          {"allowed", c->allowed},
-          {"confidence", c->confidence},
-          {"mann_whitney",
-           {{"u", c->test.u},
-            {"p_greater", c->test.p_greater},
-            {"p_less", c->test.p_less},
-            {"exact", c->test.exact}}},
-          {"samples_to_settle", c->samples_to_settle}};
-    }
-    if (const auto& a = k.result.ab) {
-      jk["verdict"]["ab"] = {
-          {"kind", stats::to_string(a->kind)},
-          {"beyond_allowed", a->beyond_allowed},
-          {"time_ratio", {{"lo", a->ratio.lo}, {"estimate", a->ratio.estimate}, {"hi", a->ratio.hi}}},
-          {"allowed", a->allowed},
-          {"confidence", a->confidence},
-          {"rounds", a->rounds},
-          {"rounds_to_settle", a->rounds_to_settle}};
-    }
-    if (const auto& c = k.result.confirmation) {
-      jk["verdict"]["confirmation"] = {{"kind", stats::to_string(c->kind)},
-                                       {"beyond_allowed", c->beyond_allowed},
-                                       {"floor_ratio", c->ratio},
-                                       {"base_floor", c->base_floor},
-                                       {"head_floor", c->head_floor},
-                                       {"allowed", c->allowed},
-                                       {"confidence", c->confidence},
-                                       {"base_runs", c->base_runs},
-                                       {"head_runs", c->head_runs},
-                                       {"p_within", c->p_within},
-                                       {"false_alarm", c->false_alarm},
-                                       {"runs_to_settle", c->runs_to_settle},
-                                       {"efficiency_runs", k.result.confirmation_runs}};
-    }
+    jk["verdict"] = verdict_json(k.result);
     if (!k.origin.empty()) {
       jk["origin"] = k.origin;
     }
