@@ -4,9 +4,10 @@
 # self-hosted perf workflow on a machine with an NVIDIA or AMD GPU:
 #   0. `perfgate resources`: the GPUs it lists for CTest against nvidia-smi's (rocminfo's), with
 #      the libraries' answers recorded in gpu-answers.json;
-#   1. the project's tests (ctest), whose GPU cases run instead of skipping; but the two that
-#      rebuild perfgate's source and the examples from scratch (consumer.add_subdirectory,
-#      consumer.examples_build: CI runs them; a GPU host may lack the build dependencies), and
+#   1. the project's tests (ctest), whose GPU cases run instead of skipping; but those that
+#      build perfgate or a project against it from scratch (consumer.fetchcontent, consumer.deb,
+#      consumer.examples_build, bisect.finds_the_slow_commit: CI runs them; a GPU host may lack
+#      the build dependencies, Google Benchmark's and dpkg's among them), and
 #      with outcomes read from CTest's JUnit report;
 #   2. `perfgate calibrate`, each measured peak beside the datasheet entry calibrate matched to
 #      this GPU (peaks.md; a measured peak above its datasheet value means that entry is no bound);
@@ -77,7 +78,7 @@ else
 fi
 
 # 1. The test suite.
-rebuilds='^consumer\.(add_subdirectory|examples_build)$'
+rebuilds='^consumer\.(fetchcontent|deb|examples_build)$|^bisect\.finds_the_slow_commit$'
 timeout "${PERFGATE_GPU_CHECK_TEST_SECONDS:-420}" ctest --test-dir "$build" -j "$(nproc)" \
   --timeout 300 -E "$rebuilds" --output-on-failure --output-junit "$out/ctest-junit.xml" \
   >"$out/ctest.log" 2>&1
