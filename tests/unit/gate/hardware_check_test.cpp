@@ -8,6 +8,7 @@
 
 #include "collectors/device_identity_probe.hpp"
 #include "gate/hardware_check.hpp"
+#include "test_cpu.hpp"
 #include "util/cpuinfo.hpp"
 
 #include <gtest/gtest.h>
@@ -28,12 +29,6 @@ perfgate::device_identity h100(std::string uuid) {
 
 // One fp64 kernel with declared work, 10 samples around `median_s` with a 2% spread.
 perfgate::report run(double median_s) {
-  perfgate::device d;
-  d.id = "local-cpu";
-  d.name = "test CPU";
-  d.kind = "cpu";
-  d.source = "measured";
-  d.peaks = {200.0, 100.0, 100.0, 100.0, 100.0, 20.0};
   perfgate::profile p;
   p.source_file = "bench";
   perfgate::kernel_profile k;
@@ -46,7 +41,7 @@ perfgate::report run(double median_s) {
   k.duration = perfgate::duration_stats::from_samples(std::move(samples));
   k.time_s = k.duration->median_s;
   p.kernels.push_back(k);
-  return perfgate::predict_report(p, {d});
+  return perfgate::predict_report(p, {perfgate::test::test_cpu()});
 }
 } // namespace
 
