@@ -25,16 +25,15 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
 
 # A compiler cache shared by the configurations (and the consumers the tests build): a source
-# compiled with the same flags in two build trees is compiled once. A launcher the caller set wins.
-# Measured on a cold CI run (2026-11-27): 17 hits of 591 by the end of the cmake4 build, because
-# perfgate.core's PERFGATE_CUPTI_INJECTION_BUILT define holds the build tree's absolute path (every
-# object differs per tree) and CMake 4 orders the flags differently; scoping that define to the
-# file that uses it is what would make the cache pay.
+# compiled with the same flags in two build trees is compiled once. scripts/ccache-launch puts
+# the -std flag first, where CMake 3.25 and 4 disagree on its place. A launcher the caller set wins.
 if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
-  export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache \
-    CMAKE_CUDA_COMPILER_LAUNCHER=ccache CMAKE_HIP_COMPILER_LAUNCHER=ccache
+  launch="$root/scripts/ccache-launch"
+  export CMAKE_C_COMPILER_LAUNCHER="$launch" CMAKE_CXX_COMPILER_LAUNCHER="$launch" \
+    CMAKE_CUDA_COMPILER_LAUNCHER="$launch" CMAKE_HIP_COMPILER_LAUNCHER="$launch"
   export CCACHE_DIR="${CCACHE_DIR:-$root/build-ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
   echo "==> compiler cache: ccache in $CCACHE_DIR"
+  ccache --zero-stats >/dev/null
 fi
 rm -f "$root/build-nogpu/.perfgate-nogpu-this-run"
 if [[ " $configs " == *" cmake4 "* ]]; then
@@ -161,4 +160,8 @@ if [ "${PERFGATE_FUZZ_SMOKE:-1}" != 0 ]; then
   rc=0
   "$root/scripts/fuzz.sh" --seconds 2 || rc=$?
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || exit $rc
+fi
+if [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = "$root/scripts/ccache-launch" ]; then
+  echo "==> compiler cache over this run:"
+  ccache --show-stats
 fi
