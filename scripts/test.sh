@@ -47,8 +47,11 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   shift 3
   echo "==> configuration: $name"
   # CI checks the schemas: a missing validator fails schema.reports_and_devices here.
+  # The C++ compiled as the default build type compiles it (-O2, NDEBUG) without its debug
+  # information, which nothing here reads and which costs a fifth of the compile time
+  # (gate.cpp: 44 s -> 36 s on the loaded 2-core VM).
   PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON \
-    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON "$@"
+    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
