@@ -273,7 +273,11 @@ int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
       throw usage_error("--idg and --latencies go together: the pipeline model needs the "
                         "kernel's graph and the device's latencies");
     }
-    measured.pipeline = pipeline_estimates(o.idg_files, o.latencies_file, p, devices.front());
+    auto estimates = pipeline_estimates(o.idg_files, o.latencies_file, p, devices.front());
+    for (const auto& why : estimates.left_out) {
+      std::cerr << "perfgate: " << why << "\n";
+    }
+    measured.pipeline = std::move(estimates.by_kernel);
   }
   report r = predict_report(p, devices, o.collection.kernels, true);
   r.meta = make_run_meta("run", argv);

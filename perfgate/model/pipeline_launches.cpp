@@ -11,8 +11,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <iostream>
-
 namespace perfgate {
 
 namespace pipeline {
@@ -37,10 +35,10 @@ occupancy graph_occupancy(const std::string& idg_text, const std::string& file,
 
 } // namespace pipeline
 
-std::map<std::string, pipeline::launch_estimate, std::less<>>
+pipeline_launch_estimates
 pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
                    const profile& p, const device& local) {
-  std::map<std::string, pipeline::launch_estimate, std::less<>> out;
+  pipeline_launch_estimates out;
   const std::string lat_text = read_text_file(latencies_file);
   const auto latencies = pipeline::latencies_from_json(lat_text, latencies_file);
   const nlohmann::json lat_doc = detail::json_fields::parse(lat_text, latencies_file);
@@ -72,9 +70,9 @@ pipeline_estimates(const std::vector<std::string>& idg_files, const std::string&
       }
       matched = true;
       if (!k.launch) {
-        std::cerr << "perfgate: " << file << ": " << k.name
-                  << " has no launch configuration in the profile (grid, block): the pipeline "
-                     "model cannot simulate it\n";
+        out.left_out.push_back(file + ": " + k.name +
+                               " has no launch configuration in the profile (grid, block): the "
+                               "pipeline model cannot simulate it");
         continue;
       }
       const auto& l = *k.launch;
@@ -99,7 +97,7 @@ pipeline_estimates(const std::vector<std::string>& idg_files, const std::string&
       e.resident_groups = occupancy.groups;
       e.limited_by = occupancy.limited_by;
       e.warps_per_group = c.warps_per_group;
-      out[k.name] = e;
+      out.by_kernel[k.name] = e;
     }
     if (!matched) {
       throw usage_error("--idg " + file + ": its kernel " + kernel + " is not in the profile");

@@ -189,8 +189,12 @@ namespace perfgate {
 /// launch (grid, block) on the local device's compute units, at the occupancy its registers and
 /// shared memory allow, in order with 4 dispatches per cycle; by kernel name. A graph whose
 /// kernel is not in the profile is an error; a kernel without its launch configuration is
-/// left out, saying so on stderr.
-[[nodiscard]] std::map<std::string, pipeline::launch_estimate, std::less<>>
+/// left out, with a sentence in `left_out` (the caller says it: the model writes nowhere).
+struct pipeline_launch_estimates {
+  std::map<std::string, pipeline::launch_estimate, std::less<>> by_kernel;
+  std::vector<std::string> left_out; ///< "FILE: KERNEL has no launch configuration ..."
+};
+[[nodiscard]] pipeline_launch_estimates
 pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
                    const profile& p, const device& local);
 
