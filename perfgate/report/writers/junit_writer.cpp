@@ -10,9 +10,8 @@
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
-#include "util/number_format.hpp"
-
 #include "report/writers/suite_summary.hpp"
+#include "util/number_format.hpp"
 #include "util/table.hpp"
 
 #include <charconv>
@@ -66,7 +65,6 @@ std::string test_case(const report& r, const kernel_report& k) {
   }
   return c + "    </testcase>\n";
 }
-
 
 // The suite's figure as testsuite properties, each number as the report's JSON has it.
 std::string suite_properties(const stats::suite_summary& s) {

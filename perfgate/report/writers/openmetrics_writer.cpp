@@ -39,7 +39,8 @@ struct family {
   std::string samples;
 
   void add(const std::string& labels, double value) {
-    samples += name + (labels.empty() ? "" : "{" + labels + "}") + " " + detail::shortest(value) + "\n";
+    samples +=
+        name + (labels.empty() ? "" : "{" + labels + "}") + " " + detail::shortest(value) + "\n";
   }
   [[nodiscard]] std::string text() const {
     std::string t = "# TYPE " + name + " gauge\n";
@@ -54,15 +55,13 @@ struct family {
 std::vector<family> suite_families(const stats::suite_summary& s) {
   const std::string confidence = "confidence=\"" + detail::shortest(s.confidence) + "\"";
   family ratio{"perfgate_suite_time_ratio", "",
-               "Geometric mean over the compared kernels of time head/base (1.03: 3% slower).",
-               ""};
+               "Geometric mean over the compared kernels of time head/base (1.03: 3% slower).", ""};
   family low{"perfgate_suite_time_ratio_low", "",
              "Lower end of the bootstrap interval of perfgate_suite_time_ratio.", ""};
   family high{"perfgate_suite_time_ratio_high", "",
               "Upper end of the bootstrap interval of perfgate_suite_time_ratio.", ""};
   family kernels{"perfgate_suite_kernels", "",
-                 "Compared kernels per verdict against the base (unjudged: too few samples).",
-                 ""};
+                 "Compared kernels per verdict against the base (unjudged: too few samples).", ""};
   ratio.add("", s.geomean.estimate);
   low.add(confidence, s.geomean.lo);
   high.add(confidence, s.geomean.hi);

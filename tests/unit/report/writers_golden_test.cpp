@@ -166,5 +166,6 @@ TEST(WritersGolden, SuiteFigureOnlyWhereTheReportComparedASuite) {
   EXPECT_EQ(junit.find("<properties>"), std::string::npos);
   const std::string junit_suite = perfgate::render_report(with, "junit");
   EXPECT_NE(junit_suite.find("tests=\"6\""), std::string::npos); // and the suite's case
-  EXPECT_LT(junit_suite.find("perfgate.suite"), junit_suite.find("<testcase classname=\"perfgate.gtx"));
+  EXPECT_LT(junit_suite.find("perfgate.suite"),
+            junit_suite.find("<testcase classname=\"perfgate.gtx"));
 }
