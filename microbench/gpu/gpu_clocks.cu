@@ -23,6 +23,8 @@ clock_reader::~clock_reader() = default;
 clock_sample clock_reader::sample() {
   return {nvml_.sm_clock_mhz(dev_), nvml_.clock_event_reasons(dev_)};
 }
+
+std::string clock_reader::driver() const { return nvml_.driver_version().value; }
 #else
 namespace {
 template <class F> F symbol(void* lib, const char* name) {
@@ -46,7 +48,8 @@ struct version {
   std::uint32_t major, minor, patch;
   const char* build;
 };
-constexpr int clk_type_sys = 0; // RSMI_CLK_TYPE_SYS: the shader (graphics) clock
+constexpr int clk_type_sys = 0;   // RSMI_CLK_TYPE_SYS: the shader (graphics) clock
+constexpr int sw_comp_driver = 0; // RSMI_SW_COMP_DRIVER: the amdgpu kernel driver
 } // namespace rsmi
 
 clock_reader::clock_reader(const pgpu::device_prop& prop, int index) {
@@ -65,6 +68,7 @@ clock_reader::clock_reader(const pgpu::device_prop& prop, int index) {
   auto version = symbol<int (*)(rsmi::version*)>(lib_, "rsmi_version_get");
   shutdown_ = symbol<int (*)()>(lib_, "rsmi_shut_down");
   clk_ = symbol<int (*)(std::uint32_t, int, void*)>(lib_, "rsmi_dev_gpu_clk_freq_get");
+  version_str_ = symbol<int (*)(int, char*, std::uint32_t)>(lib_, "rsmi_version_str_get");
   if (!init || !clk_ || init(0) != 0)
     return;
   rsmi::version v{};
@@ -99,6 +103,14 @@ clock_reader::~clock_reader() {
       shutdown_();
     dlclose(lib_);
   }
+}
+
+std::string clock_reader::driver() const {
+  char buf[256] = {};
+  if (!ready_ || !version_str_ || version_str_(rsmi::sw_comp_driver, buf, sizeof buf) != 0)
+    return "";
+  buf[sizeof buf - 1] = '\0';
+  return buf;
 }
 
 clock_sample clock_reader::sample() {

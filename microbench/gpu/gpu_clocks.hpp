@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SM (shader) clock and, on NVIDIA, the throttle reasons, read before and after the run from
 // NVML / ROCm SMI through dlopen: no headers, no link dependency, nothing reported without them.
+// The same libraries give the driver's version (the device identity's `driver`).
 #pragma once
 
 #include "gpu_compat.hpp"
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace perfgate::microbench::gpu {
 
@@ -25,6 +27,9 @@ public:
   clock_reader& operator=(const clock_reader&) = delete;
   ~clock_reader();
   clock_sample sample();
+  // The driver's version as the vendor's tool prints it ("550.54.15"); empty when the library
+  // did not load or answer.
+  std::string driver() const;
 
 private:
 #if PGPU_CUDA
@@ -35,6 +40,7 @@ private:
   bool ready_ = false;
   int (*shutdown_)() = nullptr;
   int (*clk_)(std::uint32_t, int, void*) = nullptr;
+  int (*version_str_)(int, char*, std::uint32_t) = nullptr;
   std::uint32_t dev_ = 0;
   unsigned lib_major_ = 0;
 #endif
