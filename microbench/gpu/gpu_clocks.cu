@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu_clocks.hpp"
+#include "util/gpu_identity_text.hpp"
 
 #include <dlfcn.h>
 
@@ -25,6 +26,14 @@ clock_sample clock_reader::sample() {
 }
 
 std::string clock_reader::driver() const { return nvml_.driver_version().value; }
+
+card_identity identify_card(const pgpu::device_prop& prop, int, const clock_reader& clocks) {
+  card_identity card{perfgate::detail::nvidia_uuid_text(prop.uuid.bytes), clocks.driver()};
+  int version = 0; // the CUDA version the driver supports, where NVML gave no driver version
+  if (card.driver.empty() && cudaDriverGetVersion(&version) == cudaSuccess)
+    card.driver = perfgate::detail::cuda_driver_text(version);
+  return card;
+}
 #else
 namespace {
 template <class F> F symbol(void* lib, const char* name) {
@@ -134,6 +143,17 @@ clock_sample clock_reader::sample() {
     return s;                                             // layout guess wrong: report nothing
   s.sm_mhz = static_cast<unsigned>(freq[cur] / 1000000u); // Hz -> MHz
   return s;
+}
+
+card_identity identify_card(const pgpu::device_prop&, int index, const clock_reader& clocks) {
+  card_identity card{"", clocks.driver()};
+  hipUUID uuid{};
+  if (hipDeviceGetUuid(&uuid, index) == hipSuccess)
+    card.uuid = perfgate::detail::amd_uuid_text(uuid.bytes);
+  int version = 0; // HIP 5 answers 4: no version (hip_driver_text)
+  if (card.driver.empty() && hipDriverGetVersion(&version) == hipSuccess)
+    card.driver = perfgate::detail::hip_driver_text(version);
+  return card;
 }
 #endif
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The SM (shader) clock and, on NVIDIA, the throttle reasons, read before and after the run from
 // NVML / ROCm SMI through dlopen: no headers, no link dependency, nothing reported without them.
-// The same libraries give the driver's version (the device identity's `driver`).
+// The same libraries give the driver's version; with the runtime's UUID, the card's identity.
 #pragma once
 
 #include "gpu_compat.hpp"
@@ -45,5 +45,12 @@ private:
   unsigned lib_major_ = 0;
 #endif
 };
+
+// Which card and driver measured (a baseline's device identity); empty where unknown.
+struct card_identity {
+  std::string uuid;   // "GPU-8f3a9c1e-52b4-..." as nvidia-smi / rocminfo print it
+  std::string driver; // NVML's or ROCm SMI's driver version, else the runtime's ("CUDA 12.4")
+};
+card_identity identify_card(const pgpu::device_prop& prop, int index, const clock_reader& clocks);
 
 } // namespace perfgate::microbench::gpu

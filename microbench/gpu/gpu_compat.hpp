@@ -25,8 +25,6 @@
 #error "gpu_compat.hpp: compile with nvcc (CUDA) or with hipcc / clang -x hip (HIP for AMD)"
 #endif
 
-#include "util/gpu_identity_text.hpp"
-
 #include <cstddef>
 #include <string>
 
@@ -90,16 +88,6 @@ inline std::string arch_name(const device_prop& p) {
   return "sm_" + std::to_string(p.major * 10 + p.minor);
 }
 inline bool has_fp16_arith(const device_prop& p) { return p.major * 10 + p.minor >= 53; }
-// The card's UUID as nvidia-smi prints it ("GPU-8f3a9c1e-..."); empty when the runtime gave none.
-inline std::string uuid_text(const device_prop& p, int) {
-  return perfgate::detail::nvidia_uuid_text(p.uuid.bytes);
-}
-// "CUDA 12.4": the CUDA version the driver supports (NVML's driver version is preferred where it
-// loads: gpu_clocks); empty without an answer.
-inline std::string driver_text() {
-  int v = 0;
-  return cudaDriverGetVersion(&v) == cudaSuccess ? perfgate::detail::cuda_driver_text(v) : "";
-}
 #else
 using error = hipError_t;
 using device_prop = hipDeviceProp_t;
@@ -164,17 +152,6 @@ inline std::string arch_name(const device_prop& p) {
   return s;
 }
 inline bool has_fp16_arith(const device_prop&) { return true; } // packed fp16 on all gfx9+
-// "GPU-4b8f9d2a7c1e0d36" as rocminfo prints it; empty for a GPU without a unique id.
-inline std::string uuid_text(const device_prop&, int d) {
-  hipUUID u{};
-  return hipDeviceGetUuid(&u, d) == hipSuccess ? perfgate::detail::amd_uuid_text(u.bytes) : "";
-}
-// "HIP 6.3.42134" (ROCm SMI's driver version is preferred where it loads: gpu_clocks); empty
-// where the runtime answers no version (HIP 5 answers 4).
-inline std::string driver_text() {
-  int v = 0;
-  return hipDriverGetVersion(&v) == hipSuccess ? perfgate::detail::hip_driver_text(v) : "";
-}
 #endif
 
 // ---- device side -------------------------------------------------------------------------

@@ -206,13 +206,6 @@ template <class T> std::string json_optional(const std::optional<T>& v) {
   return v ? std::to_string(*v) : std::string("null");
 }
 
-// Which card and driver measured (the device identity a baseline records): written only where
-// known, never as an empty string (the reader takes an absent field as unknown).
-struct card_identity {
-  std::string uuid;   // "GPU-8f3a9c1e-52b4-..." as nvidia-smi / rocminfo print it
-  std::string driver; // NVML's or ROCm SMI's driver version, else the runtime's
-};
-
 std::string render(const device& dev, const card_identity& card, const clock_sample& before,
                    const clock_sample& after, const std::vector<result>& results,
                    const std::vector<sweep_point>& sweep, bool quick) {
@@ -229,6 +222,7 @@ std::string render(const device& dev, const card_identity& card, const clock_sam
   j += "    \"warp_size\": " + std::to_string(dev.prop.warpSize) + ",\n";
   j += "    \"l2_bytes\": " + std::to_string(dev.prop.l2CacheSize) + ",\n";
   j += "    \"memory_bytes\": " + std::to_string(dev.prop.totalGlobalMem) + ",\n";
+  // Which card and driver measured, only where known: the reader takes absent as unknown.
   if (!card.uuid.empty())
     j += "    \"uuid\": " + json_string(card.uuid) + ",\n";
   if (!card.driver.empty())
@@ -410,9 +404,7 @@ int run(const options& opt) {
 
   clock_reader clocks(dev.prop, dev.index);
   const clock_sample before = clocks.sample();
-  card_identity card{pgpu::uuid_text(dev.prop, dev.index), clocks.driver()};
-  if (card.driver.empty())
-    card.driver = pgpu::driver_text();
+  const card_identity card = identify_card(dev.prop, dev.index, clocks);
   std::vector<result> results;
   std::vector<sweep_point> sweep;
   std::string current = "setup";
