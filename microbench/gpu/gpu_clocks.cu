@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "gpu_clocks.hpp"
+#include "util/gpu_identity_text.hpp"
 
 #include <dlfcn.h>
 
@@ -22,6 +23,16 @@ clock_reader::~clock_reader() = default;
 
 clock_sample clock_reader::sample() {
   return {nvml_.sm_clock_mhz(dev_), nvml_.clock_event_reasons(dev_)};
+}
+
+std::string clock_reader::driver() const { return nvml_.driver_version().value; }
+
+card_identity identify_card(const pgpu::device_prop& prop, int, const clock_reader& clocks) {
+  card_identity card{perfgate::detail::nvidia_uuid_text(prop.uuid.bytes), clocks.driver()};
+  int version = 0; // the CUDA version the driver supports, where NVML gave no driver version
+  if (card.driver.empty() && cudaDriverGetVersion(&version) == cudaSuccess)
+    card.driver = perfgate::detail::cuda_driver_text(version);
+  return card;
 }
 #else
 namespace {
@@ -46,7 +57,8 @@ struct version {
   std::uint32_t major, minor, patch;
   const char* build;
 };
-constexpr int clk_type_sys = 0; // RSMI_CLK_TYPE_SYS: the shader (graphics) clock
+constexpr int clk_type_sys = 0;   // RSMI_CLK_TYPE_SYS: the shader (graphics) clock
+constexpr int sw_comp_driver = 0; // RSMI_SW_COMP_DRIVER: the amdgpu kernel driver
 } // namespace rsmi
 
 clock_reader::clock_reader(const pgpu::device_prop& prop, int index) {
@@ -65,6 +77,7 @@ clock_reader::clock_reader(const pgpu::device_prop& prop, int index) {
   auto version = symbol<int (*)(rsmi::version*)>(lib_, "rsmi_version_get");
   shutdown_ = symbol<int (*)()>(lib_, "rsmi_shut_down");
   clk_ = symbol<int (*)(std::uint32_t, int, void*)>(lib_, "rsmi_dev_gpu_clk_freq_get");
+  version_str_ = symbol<int (*)(int, char*, std::uint32_t)>(lib_, "rsmi_version_str_get");
   if (!init || !clk_ || init(0) != 0)
     return;
   rsmi::version v{};
@@ -101,6 +114,14 @@ clock_reader::~clock_reader() {
   }
 }
 
+std::string clock_reader::driver() const {
+  char buf[256] = {};
+  if (!ready_ || !version_str_ || version_str_(rsmi::sw_comp_driver, buf, sizeof buf) != 0)
+    return "";
+  buf[sizeof buf - 1] = '\0';
+  return buf;
+}
+
 clock_sample clock_reader::sample() {
   clock_sample s;
   if (!ready_)
@@ -122,6 +143,17 @@ clock_sample clock_reader::sample() {
     return s;                                             // layout guess wrong: report nothing
   s.sm_mhz = static_cast<unsigned>(freq[cur] / 1000000u); // Hz -> MHz
   return s;
+}
+
+card_identity identify_card(const pgpu::device_prop&, int index, const clock_reader& clocks) {
+  card_identity card{"", clocks.driver()};
+  hipUUID uuid{};
+  if (hipDeviceGetUuid(&uuid, index) == hipSuccess)
+    card.uuid = perfgate::detail::amd_uuid_text(uuid.bytes);
+  int version = 0; // HIP 5 answers 4: no version (hip_driver_text)
+  if (card.driver.empty() && hipDriverGetVersion(&version) == hipSuccess)
+    card.driver = perfgate::detail::hip_driver_text(version);
+  return card;
 }
 #endif
 

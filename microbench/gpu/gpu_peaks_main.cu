@@ -206,9 +206,9 @@ template <class T> std::string json_optional(const std::optional<T>& v) {
   return v ? std::to_string(*v) : std::string("null");
 }
 
-std::string render(const device& dev, const clock_sample& before, const clock_sample& after,
-                   const std::vector<result>& results, const std::vector<sweep_point>& sweep,
-                   bool quick) {
+std::string render(const device& dev, const card_identity& card, const clock_sample& before,
+                   const clock_sample& after, const std::vector<result>& results,
+                   const std::vector<sweep_point>& sweep, bool quick) {
   std::string j;
   j += "{\n  \"schema\": \"perfgate-microbench/1\",\n  \"backend\": " + json_string(pgpu::backend) +
        ",\n";
@@ -222,6 +222,11 @@ std::string render(const device& dev, const clock_sample& before, const clock_sa
   j += "    \"warp_size\": " + std::to_string(dev.prop.warpSize) + ",\n";
   j += "    \"l2_bytes\": " + std::to_string(dev.prop.l2CacheSize) + ",\n";
   j += "    \"memory_bytes\": " + std::to_string(dev.prop.totalGlobalMem) + ",\n";
+  // Which card and driver measured, only where known: the reader takes absent as unknown.
+  if (!card.uuid.empty())
+    j += "    \"uuid\": " + json_string(card.uuid) + ",\n";
+  if (!card.driver.empty())
+    j += "    \"driver\": " + json_string(card.driver) + ",\n";
   j += "    \"sm_clock_mhz_before\": " + json_optional(before.sm_mhz) + ",\n";
   j += "    \"sm_clock_mhz_after\": " + json_optional(after.sm_mhz) + ",\n";
   if (after.reasons) {
@@ -326,7 +331,9 @@ private:
   int step_ = 0;
 };
 
-int run(const options& opt) {
+// Opens --device-index: -1 when it is usable (`dev` filled in), else the exit status (77: no
+// usable GPU, 2: an index out of range).
+int open_device(const options& opt, device& dev) {
   // Device count first; after an error the count is not touched, so it is never read then.
   int count = 0;
   const pgpu::error ce = pgpu::get_device_count(&count);
@@ -345,7 +352,6 @@ int run(const options& opt) {
                  opt.device, count);
     return 2;
   }
-  device dev;
   dev.index = opt.device;
   pgpu::error e = pgpu::set_device(opt.device);
   if (e == pgpu::success)
@@ -359,6 +365,13 @@ int run(const options& opt) {
   }
   dev.cus = std::max(dev.prop.multiProcessorCount, 1);
   dev.l2 = static_cast<std::size_t>(std::max(dev.prop.l2CacheSize, 0));
+  return -1;
+}
+
+int run(const options& opt) {
+  device dev;
+  if (const int status = open_device(opt, dev); status >= 0)
+    return status;
   if (!opt.latency_sweep.empty()) {
     try {
       return run_latency(dev, opt);
@@ -391,6 +404,7 @@ int run(const options& opt) {
 
   clock_reader clocks(dev.prop, dev.index);
   const clock_sample before = clocks.sample();
+  const card_identity card = identify_card(dev.prop, dev.index, clocks);
   std::vector<result> results;
   std::vector<sweep_point> sweep;
   std::string current = "setup";
@@ -464,22 +478,13 @@ int run(const options& opt) {
   }
   const clock_sample after = clocks.sample();
 
-  const std::string json = render(dev, before, after, results, sweep, opt.quick);
+  const std::string json = render(dev, card, before, after, results, sweep, opt.quick);
   if (opt.output.empty()) {
     std::fwrite(json.data(), 1, json.size(), stdout);
     std::fflush(stdout);
     return 0;
   }
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  const bool ok = f && std::fwrite(json.data(), 1, json.size(), f) == json.size();
-  const bool closed = f && std::fclose(f) == 0;
-  if (!ok || !closed || std::rename(tmp.c_str(), opt.output.c_str()) != 0) {
-    std::fprintf(stderr, "%s: cannot write '%s': %s\n", pgpu::program, opt.output.c_str(),
-                 std::strerror(errno));
-    std::remove(tmp.c_str());
-    return 1;
-  }
-  return 0;
+  return write_atomically(opt.output, json) ? 0 : 1;
 }
 
 } // namespace

@@ -251,7 +251,9 @@ void calibrate_device(const calibration_request& request) {
     calibrate_latencies(run.backend, request.device_index, request.quick, d.id, run.dev.warp_size,
                         request.latencies_output);
   }
-  std::cerr << "perfgate calibrate: " << d.name << ": FP32 " << d.peaks.fp32_gflops
+  const std::string card =
+      d.uuid.empty() ? "" : " (" + d.uuid + (d.driver.empty() ? "" : ", driver " + d.driver) + ")";
+  std::cerr << "perfgate calibrate: " << d.name << card << ": FP32 " << d.peaks.fp32_gflops
             << " GFLOPS, FP64 " << d.peaks.fp64_gflops << " GFLOPS, DRAM roof "
             << memory_roof_gbs(d) << " GB/s (mean of read, write and copy " << d.peaks.dram_gbs
             << ")\n";

@@ -26,6 +26,8 @@ device_identity identify_local_device(const device& local, const std::string& de
   id.kind = local.kind;
   id.device = local.id;
   id.name = local.name;
+  id.uuid = local.uuid; // the card its calibration measured (a CTest GPU has its own file)
+  id.driver = local.driver;
   std::error_code unreadable; // a built-in id, not a file: no calibration to hash
   if (std::filesystem::is_regular_file(device_arg, unreadable)) {
     id.calibration_fnv1a64 = file_fnv1a64(device_arg);

@@ -104,7 +104,9 @@ baseline baseline_from_report(const report& r, std::string source) {
     }
     b.kernels.push_back(std::move(bk));
   }
-  b.identity = r.identity;
+  if (r.identity) {
+    b.identities.push_back(*r.identity);
+  }
   return b;
 }
 
@@ -114,9 +116,11 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
   }
   baseline b;
   b.source = std::move(source);
-  b.identity = runs.front().identity;            // the hardware of the runs (the first's)
   std::vector<std::vector<double>> efficiencies; // per entry of b.kernels, one per run
   for (const auto& r : with_distinct_device_ids(runs)) {
+    if (r.identity) { // its device id as its entries have it (renamed apart from another's)
+      add_identity(b.identities, *r.identity);
+    }
     for (auto& k : baseline_from_report(r, b.source).kernels) {
       const auto same = std::find_if(b.kernels.begin(), b.kernels.end(), [&](const auto& e) {
         return e.name == k.name && e.local_device == k.local_device;
@@ -145,6 +149,16 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
     }
   }
   return b;
+}
+
+void add_identity(std::vector<device_identity>& ids, const device_identity& id) {
+  const bool known = std::any_of(ids.begin(), ids.end(), [&](const device_identity& seen) {
+    return seen.device == id.device &&
+           !hardware_changed(compare_identities(seen, id, detail::clock_tolerance));
+  });
+  if (!known) {
+    ids.push_back(id);
+  }
 }
 
 std::string baseline_to_json(const baseline& b) {
@@ -192,8 +206,11 @@ std::string baseline_to_json(const baseline& b) {
   if (b.build) {
     j["build"] = {{"executable", b.build->executable}, {"fnv1a64", b.build->fnv1a64}};
   }
-  if (b.identity) {
-    j["device_identity"] = detail::identity_json(*b.identity);
+  if (!b.identities.empty()) {
+    j["device_identities"] = json::array();
+    for (const auto& id : b.identities) {
+      j["device_identities"].push_back(detail::identity_json(id));
+    }
   }
   return j.dump(2) + "\n";
 }
@@ -249,8 +266,14 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     }
     b.kernels.push_back(std::move(bk));
   }
-  if (root.has("device_identity")) {
-    b.identity = detail::read_identity(root.object("device_identity"));
+  if (root.has("device_identity")) { // written before a baseline kept each runner's
+    b.identities.push_back(detail::read_identity(root.object("device_identity")));
+  }
+  if (root.has("device_identities")) {
+    const auto& ids = root.array("device_identities");
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+      b.identities.push_back(detail::read_identity(root.element(ids[i], i, "device_identities")));
+    }
   }
   if (root.has("build")) {
     const auto build = root.object("build");

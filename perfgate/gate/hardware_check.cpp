@@ -5,9 +5,28 @@
 
 #include "gate/efficiency_change.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace perfgate::detail {
+
+std::vector<const device_identity*> runners_of(const baseline& base, const std::string& device,
+                                               std::string_view host) {
+  // baseline::find's order: a run's host finds the entries renamed apart for it first.
+  for (const std::string& id :
+       {host.empty() ? std::string() : device_id_on_host(device, host), device}) {
+    std::vector<const device_identity*> out;
+    for (const auto& stored : base.identities) {
+      if (!id.empty() && stored.device == id) {
+        out.push_back(&stored);
+      }
+    }
+    if (!out.empty()) {
+      return out;
+    }
+  }
+  return {};
+}
 
 std::optional<hardware_change> check_hardware(report& r, device_identity now,
                                               const std::optional<baseline>& base,
@@ -24,17 +43,39 @@ std::optional<hardware_change> check_hardware(report& r, device_identity now,
     }
   }
   r.identity = now;
-  // The identity is of the runs on its own local device: a run on another device id is judged
-  // against that device's entries (another runner's, in a baseline of several), if any.
-  if (!base || !base->identity || base->identity->device != now.device) {
+  if (!base) {
     return std::nullopt;
   }
-  auto differences = compare_identities(*base->identity, now, clock_tolerance);
-  if (!hardware_changed(differences)) {
+  const auto runners = runners_of(*base, now.device, r.meta.host);
+  if (runners.empty()) {
     return std::nullopt;
   }
-  return hardware_change{*base->identity, std::move(now), std::move(differences),
+  // One of the runners this run's entries came from: the same hardware. Else the nearest (the
+  // fewest differences that matter, the first on ties) is named.
+  const device_identity* nearest = nullptr;
+  std::vector<identity_difference> nearest_differences;
+  std::size_t fewest = 0;
+  for (const auto* stored : runners) {
+    // Its device is the run's by construction (the host's renamed id names the same GPU).
+    device_identity same_id = *stored;
+    same_id.device = now.device;
+    auto differences = compare_identities(same_id, now, clock_tolerance);
+    const auto matter = static_cast<std::size_t>(
+        std::count_if(differences.begin(), differences.end(),
+                      [](const identity_difference& d) { return d.matters; }));
+    if (matter == 0) {
+      return std::nullopt;
+    }
+    if (nearest == nullptr || matter < fewest) {
+      nearest = stored;
+      nearest_differences = std::move(differences);
+      fewest = matter;
+    }
+  }
+  hardware_change change{*nearest, std::move(now), std::move(nearest_differences),
                          kept_build_decides && base->build ? "ab" : "warn"};
+  change.runners = runners.size();
+  return change;
 }
 
 std::string differences_text(const hardware_change& h) {
@@ -47,7 +88,10 @@ std::string differences_text(const hardware_change& h) {
 }
 
 std::string hardware_notice(const hardware_change& h) {
-  return "the baseline was measured on " + describe(h.stored) + ", this run is on " +
+  const std::string others = h.runners > 1 ? " (the nearest of its " + std::to_string(h.runners) +
+                                                 " runners of this device)"
+                                           : "";
+  return "the baseline was measured on " + describe(h.stored) + others + ", this run is on " +
          describe(h.now) + " (" + differences_text(h) + "): " +
          (h.action == "ab" ? "its stored runs are not compared; its kept build and this one "
                              "run alternately here and decide every kernel"

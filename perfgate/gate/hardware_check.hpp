@@ -11,20 +11,28 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace perfgate::detail {
 
 /// Records `now` as `r`'s identity (a GPU's SM clock, unknown to the probe, taken as the median
-/// its kernels measured) and compares it with the baseline's: the change when a field that
-/// matters differs, with action "ab" where `kept_build_decides` (the baseline keeps its build
-/// and the run may use it), else "warn". Empty without a baseline, without its identity (a
-/// baseline accepted before identities were recorded), when the identity is of another local
-/// device id than the run's (a baseline of several runners keeps the first report's identity,
-/// and the run is judged against its own device's entries), or when nothing that matters
-/// differs.
+/// its kernels measured) and compares it with the identities of the baseline's runners whose
+/// entries the run is judged against (runners_of): the change when every one of them differs
+/// in a field that matters, naming the nearest, with action "ab" where `kept_build_decides`
+/// (the baseline keeps its build and the run may use it), else "warn". Empty without a
+/// baseline, without identities for the run's device (a baseline accepted before identities
+/// were recorded, or one without entries on that device), or when one runner's identity is
+/// this hardware's.
 [[nodiscard]] std::optional<hardware_change> check_hardware(report& r, device_identity now,
                                                             const std::optional<baseline>& base,
                                                             bool kept_build_decides);
+
+/// The identities of the baseline's runners that `device` on `host` is judged against, as
+/// baseline::find picks entries: those renamed apart for that host (`local-cuda-0@runner-b`)
+/// where the baseline has them, else those of `device` itself.
+[[nodiscard]] std::vector<const device_identity*>
+runners_of(const baseline& base, const std::string& device, std::string_view host);
 
 /// "name A -> B, driver 550 -> 560 (noted only)": what differs.
 [[nodiscard]] std::string differences_text(const hardware_change& h);

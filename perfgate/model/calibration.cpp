@@ -26,6 +26,18 @@ std::optional<double> optional_number(const detail::json_fields& f, std::string_
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
 
+// A text the probe writes only where it knows it: absent is unknown, an empty one malformed.
+std::string optional_text(const detail::json_fields& f, std::string_view key) {
+  if (!f.has(key)) {
+    return "";
+  }
+  std::string text = f.string(key);
+  if (text.empty()) {
+    f.fail(key, "empty: a field the run does not know is left out, never written empty");
+  }
+  return text;
+}
+
 // A benchmark the device has no path for (FP8 mma.sync on sm_90) is written as an entry with
 // repetitions 0, every statistic null and the reason in its note. Only that exact shape is one:
 // a null statistic beside timed repetitions, or a note missing, is a malformed file.
@@ -167,6 +179,8 @@ microbench_run microbench_run_from_json(std::string_view text, const std::string
   run.dev.clock_mhz_after = optional_number(dev, "sm_clock_mhz_after");
   run.dev.throttle_reasons = dev.string_or("throttle_reasons", "");
   run.dev.memory_bytes = optional_number(dev, "memory_bytes").value_or(0);
+  run.dev.uuid = optional_text(dev, "uuid");
+  run.dev.driver = optional_text(dev, "driver");
   const auto& results = root.array("results");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto r = root.element(results[i], i, "results");
@@ -252,6 +266,8 @@ device device_from_microbench(const microbench_run& run, const std::string& id) 
   d.compute_units = run.dev.compute_units;
   d.co_issue = architecture_co_issues(d.kind, d.vendor, d.kind == "cpu" ? "" : run.dev.arch);
   d.cache_bytes = run.dev.cache_bytes;
+  d.uuid = run.dev.uuid;
+  d.driver = run.dev.driver;
   if (d.kind == "cpu") {
     // The boat hull model's W_vector and N_threads: the widest vectors the compute benchmarks
     // used, and the threads the all-core benchmarks ran (one per CPU this process may use).

@@ -222,6 +222,8 @@ device device_from_json(std::string_view text, const std::string& file) {
     d.memory_gb = root.positive("memory_gb");
   }
   d.datasheet_id = root.string_or("datasheet", "");
+  d.uuid = root.string_or("uuid", "");
+  d.driver = root.string_or("driver", "");
   if (root.has("peak_clocks_mhz")) {
     const auto clocks = root.object("peak_clocks_mhz");
     for (const auto& [key, value] : clocks.raw().items()) {
@@ -301,6 +303,12 @@ std::string device_to_json(const device& d) {
   }
   if (!d.datasheet_id.empty()) {
     j["datasheet"] = d.datasheet_id;
+  }
+  if (!d.uuid.empty()) {
+    j["uuid"] = d.uuid;
+  }
+  if (!d.driver.empty()) {
+    j["driver"] = d.driver;
   }
   j["co_issue"] = d.co_issue;
   json prov = {{"how", d.provenance_how}};

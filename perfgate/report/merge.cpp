@@ -71,6 +71,9 @@ void rename_devices(report& part, const std::map<std::string, std::string, std::
     rename(d.id);
   }
   rename(part.local_device);
+  if (part.identity) { // the hardware of the runs on that device, under the device's new id
+    rename(part.identity->device);
+  }
   for (auto& k : part.kernels) {
     rename(k.result.device);
     for (auto& p : k.predictions) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/number_format.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -52,6 +53,12 @@ std::string si_count(double v) {
     ++i;
   }
   return i == 0 ? fixed(v, 0) : fixed(v, 3) + suffix[i];
+}
+
+std::string shortest(double v) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc{} ? std::string(buf, end) : std::string("NaN");
 }
 
 } // namespace perfgate::detail

@@ -20,4 +20,7 @@ namespace perfgate::detail {
 [[nodiscard]] std::string significant(double v, int digits);
 /// A large count with an SI suffix ("1.007 G", "42.26 M").
 [[nodiscard]] std::string si_count(double v);
+/// The shortest text that reads back as the same double (std::to_chars: "1.0999", "0.95"),
+/// for machine-read outputs that must carry the JSON's numbers exactly (OpenMetrics, JUnit).
+[[nodiscard]] std::string shortest(double v);
 } // namespace perfgate::detail

@@ -3,7 +3,7 @@
 // neither the CUPTI injection library nor the GPU micro-benchmarks may link it (they must load
 // on machines without a driver). Header-only: the micro-benchmarks are built by nvcc apart from
 // the library. Clocks, clock-event reasons and the inventory `perfgate resources` lists; no
-// headers of NVML needed.
+// headers of NVML needed. The driver's version for a calibration's device identity.
 #pragma once
 
 #include <array>
@@ -40,6 +40,7 @@ public:
     m_uuid = symbol<int (*)(device_handle, char*, unsigned)>("nvmlDeviceGetUUID");
     m_name = symbol<int (*)(device_handle, char*, unsigned)>("nvmlDeviceGetName");
     m_memory = symbol<int (*)(device_handle, memory_info*)>("nvmlDeviceGetMemoryInfo");
+    m_driver = symbol<int (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
     m_error_string = symbol<const char* (*)(int)>("nvmlErrorString");
     m_init_status = init != nullptr ? init() : -1;
     m_ok = m_clock != nullptr && m_init_status == 0;
@@ -81,6 +82,17 @@ public:
   }
   [[nodiscard]] answer<std::string> uuid(device_handle dev) const { return text(m_uuid, dev); }
   [[nodiscard]] answer<std::string> name(device_handle dev) const { return text(m_name, dev); }
+  /// The driver's version as nvidia-smi prints it ("550.54.15").
+  [[nodiscard]] answer<std::string> driver_version() const {
+    answer<std::string> a;
+    std::array<char, 96> buffer{}; // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
+    if (m_init_status == 0 && m_driver != nullptr) {
+      a.status = m_driver(buffer.data(), static_cast<unsigned>(buffer.size()));
+      buffer.back() = '\0';
+      a.value = a.status == 0 ? buffer.data() : "";
+    }
+    return a;
+  }
   /// Total device memory in bytes.
   [[nodiscard]] answer<unsigned long long> memory_total(device_handle dev) const {
     answer<unsigned long long> a;
@@ -163,6 +175,7 @@ private:
   text_call m_uuid = nullptr;
   text_call m_name = nullptr;
   int (*m_memory)(device_handle, memory_info*) = nullptr;
+  int (*m_driver)(char*, unsigned) = nullptr;
   const char* (*m_error_string)(int) = nullptr;
 };
 

@@ -6,9 +6,12 @@ number and verdict they carry checked against the same report's JSON.
 - OpenMetrics: prometheus_client's OpenMetrics parser (Debian's python3-prometheus-client, the
   parser Prometheus' Python client uses for the exposition format) must accept the text; each
   family holds one sample per kernel (and device) that has the number in the JSON, equal to it
-  as a double, and none for a kernel that lacks it.
+  as a double, and none for a kernel that lacks it; the suite's figure (the JSON's `suite`) as
+  gauges equal to its numbers where the JSON has one, no suite gauge where it has none.
 - JUnit: xmllint validates the file against tests/data/junit/junit.xsd; a test case per
-  kernel, failures and skips counted as in the JSON, a failure's message the first reason.
+  kernel, failures and skips counted as in the JSON, a failure's message the first reason;
+  where the JSON has a suite, a passing test case for it first and testsuite properties equal
+  to its numbers.
 
 usage: check_ci_formats.py PERFGATE REPORT_JSON XSD WORK_DIR
 exit 0 when both pass, 1 when one fails, 77 without the parser or xmllint.
@@ -31,24 +34,44 @@ def render(perfgate, report, fmt, out):
     return out.read_text(encoding="utf-8")
 
 
+def sample_key(name, **labels):
+    return (name, tuple(sorted(labels.items())))
+
+
+def expected_suite(suite):
+    """The suite's gauges as the JSON's `suite` has its numbers."""
+    ratio, confidence = suite["time_ratio"], str(suite["confidence"])
+    want = {sample_key("perfgate_suite_time_ratio"): ratio["estimate"],
+            sample_key("perfgate_suite_time_ratio_low", confidence=confidence): ratio["lo"],
+            sample_key("perfgate_suite_time_ratio_high", confidence=confidence): ratio["hi"]}
+    for verdict, count in suite["counts"].items():
+        want[sample_key("perfgate_suite_kernels", verdict=verdict)] = count
+    return want
+
+
 def expected_openmetrics(doc):
-    """{(family, kernel, device): value} as the JSON has them."""
+    """{(family, labels): value} as the JSON has them."""
     want = {}
     for k in doc["kernels"]:
         v = k["verdict"]
         local = v.get("device") or doc["profile"].get("local_device") or ""
+        at_local = {"kernel": k["name"], "device": local}
         if v.get("efficiency") is not None:
-            want[("perfgate_kernel_efficiency", k["name"], local)] = v["efficiency"]
+            want[sample_key("perfgate_kernel_efficiency", **at_local)] = v["efficiency"]
         if k.get("measured") and k["measured"].get("time_s"):
-            want[("perfgate_kernel_measured_seconds", k["name"], local)] = k["measured"]["time_s"]
+            want[sample_key("perfgate_kernel_measured_seconds", **at_local)] = \
+                k["measured"]["time_s"]
         if v["status"] != "skip":
-            want[("perfgate_kernel_failed", k["name"], local)] = 1.0 if v["status"] == "fail" else 0.0
+            want[sample_key("perfgate_kernel_failed", **at_local)] = \
+                1.0 if v["status"] == "fail" else 0.0
         for p in k.get("predictions", []):
+            at = {"kernel": k["name"], "device": p["device"]}
             if p.get("roof") and p["roof"].get("time_s"):
-                want[("perfgate_kernel_roof_seconds", k["name"], p["device"])] = p["roof"]["time_s"]
+                want[sample_key("perfgate_kernel_roof_seconds", **at)] = p["roof"]["time_s"]
             if p.get("predicted_time_s"):
-                want[("perfgate_kernel_predicted_seconds", k["name"], p["device"])] = \
-                    p["predicted_time_s"]
+                want[sample_key("perfgate_kernel_predicted_seconds", **at)] = p["predicted_time_s"]
+    if "suite" in doc:
+        want.update(expected_suite(doc["suite"]))
     return want
 
 
@@ -65,7 +88,7 @@ def check_openmetrics(text, doc):
             fail(f"{fam.name}: type {fam.type}, expected gauge")
         units[fam.name] = fam.unit
         for s in fam.samples:
-            key = (s.name, s.labels["kernel"], s.labels["device"])
+            key = sample_key(s.name, **s.labels)
             if key in got:
                 fail(f"two samples for {key}")
             got[key] = s.value
@@ -92,6 +115,9 @@ def check_junit(path, xsd, doc):
         fail(f"xmllint rejects the JUnit file against {xsd.name}: {r.stderr.strip()}")
     root = ET.parse(path).getroot()
     cases = root.findall("./testsuite/testcase")
+    check_junit_suite(root, cases, doc.get("suite"))
+    if "suite" in doc:
+        cases = cases[1:]
     kernels = doc["kernels"]
     if [c.get("name") for c in cases] != [k["name"] for k in kernels]:
         fail("the test cases are not the report's kernels, in order")
@@ -99,8 +125,9 @@ def check_junit(path, xsd, doc):
     for attr, status in (("failures", "fail"), ("skipped", "skip")):
         if int(root.get(attr)) != statuses.count(status):
             fail(f"{attr}={root.get(attr)}, the JSON has {statuses.count(status)} '{status}'")
-    if int(root.get("tests")) != len(kernels):
-        fail(f"tests={root.get('tests')} for {len(kernels)} kernels")
+    if int(root.get("tests")) != len(kernels) + ("suite" in doc):
+        fail(f"tests={root.get('tests')} for {len(kernels)} kernels and "
+             f"{'a' if 'suite' in doc else 'no'} suite")
     for c, k in zip(cases, kernels):
         v = k["verdict"]
         failure, skipped = c.find("failure"), c.find("skipped")
@@ -113,16 +140,49 @@ def check_junit(path, xsd, doc):
     print(f"ok: JUnit valid against {xsd.name}, {len(cases)} test cases matching the JSON")
 
 
+def check_junit_suite(root, cases, suite):
+    """The suite's test case first and its properties, or neither without a suite."""
+    props = {p.get("name"): p.get("value")
+             for p in root.findall("./testsuite/properties/property")}
+    suite_cases = [c for c in cases if c.get("classname") == "perfgate.suite"]
+    if suite is None:
+        if props or suite_cases:
+            fail("no suite in the JSON, yet the JUnit file has suite properties or a suite case")
+        return
+    if not cases or cases[0] not in suite_cases or len(suite_cases) != 1:
+        fail("the JSON has a suite: its test case must come first, once")
+    if len(cases[0]) != 1 or cases[0][0].tag != "system-out":
+        fail("the suite's test case must pass with its figure in system-out")
+    ratio = suite["time_ratio"]
+    want = {"time_ratio": ratio["estimate"], "time_ratio_low": ratio["lo"],
+            "time_ratio_high": ratio["hi"], "confidence": suite["confidence"],
+            "kernels": suite["kernels"], **suite["counts"]}
+    for name, value in want.items():
+        got = props.get("perfgate.suite." + name)
+        if got is None or float(got) != float(value):
+            fail(f"property perfgate.suite.{name} is {got!r}, the JSON has {value!r}")
+
+
+def check_both(perfgate, report, xsd, work, doc):
+    check_openmetrics(render(perfgate, report, "openmetrics", work / "report.openmetrics.txt"), doc)
+    render(perfgate, report, "junit", work / "report.junit.xml")
+    check_junit(work / "report.junit.xml", xsd, doc)
+
+
 def main(perfgate, report, xsd, work):
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     doc = json.loads(Path(report).read_text(encoding="utf-8"))
     if not any(k["verdict"]["status"] == "fail" for k in doc["kernels"]) or \
-       not any(k["verdict"]["status"] == "skip" for k in doc["kernels"]):
-        fail(f"{report} should hold a failed and a skipped kernel for this check to mean much")
-    check_openmetrics(render(perfgate, report, "openmetrics", work / "report.openmetrics.txt"), doc)
-    render(perfgate, report, "junit", work / "report.junit.xml")
-    check_junit(work / "report.junit.xml", Path(xsd), doc)
+       not any(k["verdict"]["status"] == "skip" for k in doc["kernels"]) or "suite" not in doc:
+        fail(f"{report} should hold a failed and a skipped kernel and a suite for this check "
+             "to mean much")
+    check_both(perfgate, report, Path(xsd), work, doc)
+    # The same report without a comparison: no suite gauge, property or test case at all.
+    del doc["suite"]
+    no_suite = work / "no-suite.json"
+    no_suite.write_text(json.dumps(doc), encoding="utf-8")
+    check_both(perfgate, no_suite, Path(xsd), work, doc)
     return 0
 
 

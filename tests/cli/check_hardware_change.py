@@ -3,8 +3,9 @@
 """A baseline that notices other hardware, end to end: a run's report records this machine's
 identity and `baseline accept` keeps it; a baseline whose identity is another (fake) device's
 makes a later run warn (no kept build) or decide by the kept build's A/B session, and the report
-says so in its `hardware` field. The same hardware: no `hardware` field. Asserts JSON fields,
-never wording.
+says so in its `hardware` field. The same hardware: no `hardware` field. A baseline accepted
+from two runners' reports keeps both identities: a run on either is not other hardware. Asserts
+JSON fields, never wording.
 
 usage: check_hardware_change.py PERFGATE FAKE_GBENCH DEVICE_JSON WORK_DIR
 """
@@ -39,7 +40,7 @@ def main(perfgate, fake_gbench, device, work):
     plain, kept = work / "plain.json", work / "kept.json"
     run(perfgate, "baseline", "accept", str(first), "-o", str(plain))
     run(perfgate, "baseline", "accept", str(first), "-o", str(kept), "--keep-build", str(build))
-    assert json.loads(plain.read_text())["device_identity"] == identity
+    assert json.loads(plain.read_text())["device_identities"] == [identity]
 
     # The same hardware: compared as ever, no hardware field.
     same = work / "same.json"
@@ -49,8 +50,8 @@ def main(perfgate, fake_gbench, device, work):
     # The baselines as if accepted on another machine: another device name and calibration.
     for b in (plain, kept):
         doc = json.loads(b.read_text())
-        doc["device_identity"]["name"] = "Fake Accelerator 9000"
-        doc["device_identity"]["calibration_fnv1a64"] = "0123456789abcdef"
+        doc["device_identities"][0]["name"] = "Fake Accelerator 9000"
+        doc["device_identities"][0]["calibration_fnv1a64"] = "0123456789abcdef"
         b.write_text(json.dumps(doc))
 
     warned = work / "warned.json"
@@ -70,7 +71,38 @@ def main(perfgate, fake_gbench, device, work):
     assert report["hardware"]["action"] == "ab", report["hardware"]
     verdict = report["kernels"][0]["verdict"]
     assert "ab" in verdict and verdict["ab"]["kind"] == "SAME", verdict  # the session decided
-    print("hardware change: warned without a kept build, switched to it with one")
+    check_two_runners(perfgate, gate, build, first, work)
+    print("hardware change: warned without a kept build, switched to it with one; a baseline of "
+          "two runners knows both")
+
+
+def check_two_runners(perfgate, gate, build, first, work):
+    """`baseline accept` of this runner's report and another's (same device file, another GPU
+    name and calibration hash, as a second runner of a pool would have): both identities kept;
+    a run here matches the first, so it is compared as ever; against a baseline of two other
+    runners it warns."""
+    doc = json.loads(first.read_text())
+    doc["identity"]["name"] = "Fake Accelerator 9000"
+    doc["identity"]["calibration_fnv1a64"] = "0123456789abcdef"
+    other = work / "other-runner.json"
+    other.write_text(json.dumps(doc))
+    doc["identity"]["name"] = "Fake Accelerator 9001"
+    third = work / "third-runner.json"
+    third.write_text(json.dumps(doc))
+    pool = work / "pool.json"
+    run(perfgate, "baseline", "accept", str(other), str(first), "-o", str(pool))
+    names = [i["name"] for i in json.loads(pool.read_text())["device_identities"]]
+    here = json.loads(first.read_text())["identity"]["name"]
+    assert names == ["Fake Accelerator 9000", here], names
+    matched = work / "pool-run.json"
+    run(perfgate, *gate, "--baseline", str(pool), "--report", str(matched), "--", str(build))
+    assert "hardware" not in json.loads(matched.read_text())  # the second runner is this one
+    others = work / "others.json"
+    run(perfgate, "baseline", "accept", str(other), str(third), "-o", str(others))
+    warned = work / "others-run.json"
+    run(perfgate, *gate, "--baseline", str(others), "--report", str(warned), "--", str(build))
+    h = json.loads(warned.read_text())["hardware"]
+    assert h["action"] == "warn" and h["stored"]["name"] == "Fake Accelerator 9000", h
 
 
 if __name__ == "__main__":

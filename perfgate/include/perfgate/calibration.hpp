@@ -59,6 +59,11 @@ struct microbench_device {
   std::optional<double> clock_mhz_before;
   std::optional<double> clock_mhz_after;
   std::string throttle_reasons;
+  /// GPU: the card's UUID as nvidia-smi / rocminfo print it ("GPU-8f3a9c1e-52b4-...") and the
+  /// driver's version (NVML's "550.54.15", else the runtime's "CUDA 12.4"); empty where the run
+  /// did not say (captures before they were written have neither).
+  std::string uuid;
+  std::string driver;
   /// CPU: cache capacities one core sees, bytes ("l1", "l2", "llc"), as device::cache_bytes.
   std::map<std::string, double, std::less<>> cache_bytes;
 };

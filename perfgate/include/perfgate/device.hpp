@@ -86,6 +86,11 @@ struct device {
   /// A measured device: the built-in datasheet device it is (`datasheet`, by
   /// datasheet_device_for), what its measured peaks are checked against; empty when none fits.
   std::string datasheet_id;
+  /// A calibrated GPU: the card the calibration measured, its UUID ("GPU-8f3a9c1e-52b4-...")
+  /// and its driver's version, where the micro-benchmarks said (a run's device identity);
+  /// empty otherwise.
+  std::string uuid;
+  std::string driver;
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;
   std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from

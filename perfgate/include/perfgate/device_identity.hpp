@@ -7,6 +7,7 @@
 /// cards in a cloud study of 3,500 GPUs). docs/statistics.md, "Baselines and hardware".
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct hardware_change {
   /// "ab": the baseline's kept build decided every kernel in an A/B session on this hardware;
   /// "warn": no kept build, the stored runs were compared and every verdict against them warns.
   std::string action;
+  /// How many of the baseline's runners of this device the run was compared with (`stored` is
+  /// the nearest); not written to the report.
+  std::size_t runners = 1;
 };
 
 } // namespace perfgate

@@ -65,8 +65,10 @@ struct baseline {
   std::string source; ///< the report(s) it was accepted from
   std::vector<baseline_kernel> kernels;
   std::optional<stored_build> build;
-  /// The hardware the baseline's runs measured on (the first report's), when recorded.
-  std::optional<device_identity> identity;
+  /// The hardware the baseline's runs measured on, when recorded: one identity per distinct
+  /// runner (a baseline of several keeps each), its `device` the id that runner's entries are
+  /// kept under (`local-cuda-0@runner-b` where a merge renamed it apart).
+  std::vector<device_identity> identities;
   /// The kernel as measured on `local_device`; an entry without a local device (written before
   /// devices were recorded) stands for any. Null when there is none.
   [[nodiscard]] const baseline_kernel* find(std::string_view kernel,
@@ -87,10 +89,15 @@ struct baseline {
 /// same tests, and the same tests on other runners, whose devices are told apart as a merge does
 /// (with_distinct_device_ids: `local-cuda-0` of a second runner is `local-cuda-0@<its host>`).
 /// Per kernel and local device, every run's samples are kept as a run of their own, the
-/// efficiency is the median of the runs', the classes and work are the first run's. Throws
+/// efficiency is the median of the runs', the classes and work are the first run's. Each
+/// distinct hardware identity is kept (add_identity). Throws
 /// usage_error for no report, or for reports of both format versions for one kernel and device
 /// (their efficiencies do not compare).
 [[nodiscard]] baseline baseline_from_reports(const std::vector<report>& runs, std::string source);
+/// Adds `id` to `ids` unless one there is the same runner: the same device id and nothing that
+/// matters differs (compare_identities; a clock within the gate's tolerance, a driver alone, a
+/// field one side does not know).
+void add_identity(std::vector<device_identity>& ids, const device_identity& id);
 [[nodiscard]] std::string baseline_to_json(const baseline& b);
 /// Reads `perfgate-baseline/1`, or a `perfgate-report/1` taken as its own baseline.
 [[nodiscard]] baseline baseline_from_json(std::string_view text, const std::string& file);

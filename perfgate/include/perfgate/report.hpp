@@ -160,9 +160,10 @@ struct report {
 /// earlier part's device holds is the same device when both ran on one host (a recalibration)
 /// or their contents (name, vendor, source, peaks) are equal (a built-in, a shared device file);
 /// else it is renamed device_id_on_host(id, its host) in its part: its entry in `devices`,
-/// `local_device`, each kernel's predictions and verdict device (the verdict's reasons keep the
-/// runner's words). A device's host is the one in the origin of a kernel judged on it (a merged
-/// part), else the part's meta.host; an unknown host is taken as the same.
+/// `local_device`, its identity's device, each kernel's predictions and verdict device (the
+/// verdict's reasons keep the runner's words). A device's host is the one in the origin of a
+/// kernel judged on it (a merged part), else the part's meta.host; an unknown host is taken as
+/// the same.
 [[nodiscard]] std::vector<report> with_distinct_device_ids(std::vector<report> parts);
 
 /// Parse `perfgate-report/1` or `/2` (what compare, merge and baseline read). Throws

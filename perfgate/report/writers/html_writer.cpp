@@ -5,6 +5,7 @@
 #include <perfgate/writers.hpp>
 
 #include "report/writers/prediction_table.hpp"
+#include "report/writers/suite_summary.hpp"
 #include "report/writers/svg_writer.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
@@ -36,6 +37,9 @@ std::string report_to_html(const report& r) {
       "th{background:#f3f3f3}h2{margin-top:2em}figure{margin:1em 0}"
       "td,p,code,summary{overflow-wrap:anywhere}details code{font-size:12px}\n"
       "</style>\n</head>\n<body>\n<h1>perfgate report</h1>\n";
+  if (r.suite) { // the suite in one figure opens a comparison, as in the text and Markdown
+    out += "<p><strong>" + html_escape(suite_line(*r.suite)) + "</strong></p>\n";
+  }
   out += "<p>Profile <code>" + html_escape(r.profile_file) + "</code> (" +
          html_escape(r.profile_format) +
          "). Roof = the speed-of-light time on a device (no correct run is faster); "

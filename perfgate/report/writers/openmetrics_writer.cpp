@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // The report as OpenMetrics text (what GitLab's `artifacts:reports:metrics` shows on a merge
 // request, and what Prometheus' parsers read): one gauge family per quantity, a sample per
-// kernel and device. A number the report does not hold is no sample, never a 0.
+// kernel and device, and where the report compared a suite its one figure (the geometric mean
+// time ratio, its interval, the kernels per verdict). A number the report does not hold is no
+// sample, never a 0.
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
-#include <charconv>
+#include "util/number_format.hpp"
+
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace perfgate {
 namespace {
@@ -27,13 +32,6 @@ std::string label_value(std::string_view v) {
   return out;
 }
 
-// The shortest text that reads back as the same double.
-std::string number(double x) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
-  return ec == std::errc{} ? std::string(buf, end) : std::string("NaN");
-}
-
 struct family {
   std::string name;
   std::string unit; // empty: none (the name then ends without one)
@@ -41,7 +39,8 @@ struct family {
   std::string samples;
 
   void add(const std::string& labels, double value) {
-    samples += name + "{" + labels + "} " + number(value) + "\n";
+    samples +=
+        name + (labels.empty() ? "" : "{" + labels + "}") + " " + detail::shortest(value) + "\n";
   }
   [[nodiscard]] std::string text() const {
     std::string t = "# TYPE " + name + " gauge\n";
@@ -51,6 +50,30 @@ struct family {
     return t + "# HELP " + name + " " + help + "\n" + samples;
   }
 };
+
+// The suite's figure (report::suite): absent without a comparison, never zeros.
+std::vector<family> suite_families(const stats::suite_summary& s) {
+  const std::string confidence = "confidence=\"" + detail::shortest(s.confidence) + "\"";
+  family ratio{"perfgate_suite_time_ratio", "",
+               "Geometric mean over the compared kernels of time head/base (1.03: 3% slower).", ""};
+  family low{"perfgate_suite_time_ratio_low", "",
+             "Lower end of the bootstrap interval of perfgate_suite_time_ratio.", ""};
+  family high{"perfgate_suite_time_ratio_high", "",
+              "Upper end of the bootstrap interval of perfgate_suite_time_ratio.", ""};
+  family kernels{"perfgate_suite_kernels", "",
+                 "Compared kernels per verdict against the base (unjudged: too few samples).", ""};
+  ratio.add("", s.geomean.estimate);
+  low.add(confidence, s.geomean.lo);
+  high.add(confidence, s.geomean.hi);
+  for (const auto& [verdict, count] : {std::pair{"SLOWER", s.slower},
+                                       {"FASTER", s.faster},
+                                       {"SAME", s.same},
+                                       {"AMBIGUOUS", s.ambiguous},
+                                       {"unjudged", s.unjudged}}) {
+    kernels.add("verdict=\"" + std::string(verdict) + "\"", static_cast<double>(count));
+  }
+  return {ratio, low, high, kernels};
+}
 
 } // namespace
 
@@ -92,6 +115,11 @@ std::string report_to_openmetrics(const report& r) {
   for (const auto* f : {&efficiency, &measured, &roof, &predicted, &status}) {
     if (!f->samples.empty()) {
       out += f->text();
+    }
+  }
+  if (r.suite) {
+    for (const auto& f : suite_families(*r.suite)) {
+      out += f.text();
     }
   }
   return out + "# EOF\n";

@@ -8,6 +8,7 @@
 
 #include "collectors/device_identity_probe.hpp"
 #include "gate/hardware_check.hpp"
+#include "runner_report.hpp"
 #include "test_cpu.hpp"
 #include "util/cpuinfo.hpp"
 
@@ -95,8 +96,8 @@ TEST(HardwareCheck, OtherHardwareSwitchesOrWarnsAndTheReportSaysSo) {
   perfgate::gate_measurements measured;
   measured.base = perfgate::baseline_from_report(base_report, "base.json");
   const auto back = perfgate::baseline_from_json(perfgate::baseline_to_json(*measured.base), "b");
-  ASSERT_TRUE(back.identity);
-  EXPECT_EQ(back.identity->uuid, "GPU-aaaa");
+  ASSERT_EQ(back.identities.size(), 1U);
+  EXPECT_EQ(back.identities[0].uuid, "GPU-aaaa");
 
   auto elsewhere = run(62.5e-3); // another local device: its own entries, not this identity's
   auto cpu = h100("GPU-bbbb");
@@ -130,4 +131,87 @@ TEST(HardwareCheck, OtherHardwareSwitchesOrWarnsAndTheReportSaysSo) {
   EXPECT_EQ(change->action, "ab");
   EXPECT_EQ(perfgate::detail::check_hardware(kept, h100("GPU-bbbb"), measured.base, false)->action,
             "warn"); // the run may not use the kept build (--ab-budget 0)
+}
+
+// A baseline of several runners keeps each one's identity (the same runner twice once: its
+// clock within the tolerance, another driver), and reads a baseline written with one
+// `device_identity` as before.
+TEST(HardwareCheck, ABaselineOfSeveralRunnersKeepsEachIdentity) {
+  const auto gated = [](perfgate::device_identity id, const std::string& host) {
+    auto r = run(62.5e-3);
+    r.identity = std::move(id);
+    r.meta.host = host;
+    perfgate::apply_gate(r, {});
+    return r;
+  };
+  auto again = h100("GPU-aaaa");
+  again.clock_mhz = 1965; // within 2%
+  again.driver = "560.28";
+  const auto b = perfgate::baseline_from_reports({gated(h100("GPU-aaaa"), "runner-a"),
+                                                  gated(h100("GPU-bbbb"), "runner-b"),
+                                                  gated(again, "runner-a")},
+                                                 "pool");
+  ASSERT_EQ(b.identities.size(), 2U);
+  EXPECT_EQ(b.identities[0].uuid, "GPU-aaaa");
+  EXPECT_EQ(b.identities[0].clock_mhz, 1980); // the first of the same runner's
+  EXPECT_EQ(b.identities[1].uuid, "GPU-bbbb");
+  const auto back = perfgate::baseline_from_json(perfgate::baseline_to_json(b), "pool.json");
+  ASSERT_EQ(back.identities.size(), 2U);
+  EXPECT_EQ(back.identities[1].uuid, "GPU-bbbb");
+  EXPECT_EQ(nlohmann::json::parse(perfgate::baseline_to_json(b)).at("device_identities").size(),
+            2U);
+
+  auto old = nlohmann::json::parse(perfgate::baseline_to_json(b));
+  old["device_identity"] = old.at("device_identities").at(0);
+  old.erase("device_identities");
+  const auto read = perfgate::baseline_from_json(old.dump(), "old.json");
+  ASSERT_EQ(read.identities.size(), 1U);
+  EXPECT_EQ(read.identities[0].uuid, "GPU-aaaa");
+}
+
+// A run matching any of the baseline's runners of its device is compared as ever; one matching
+// none is other hardware, named by the nearest runner.
+TEST(HardwareCheck, ARunMatchingOneRunnerIsNotOtherHardware) {
+  perfgate::baseline base;
+  base.identities = {h100("GPU-aaaa"), h100("GPU-bbbb")};
+  const std::optional<perfgate::baseline> b = base;
+  auto on_b = run(62.5e-3);
+  EXPECT_FALSE(perfgate::detail::check_hardware(on_b, h100("GPU-bbbb"), b, true));
+  auto elsewhere = run(62.5e-3);
+  auto other = h100("GPU-cccc");
+  other.calibration_fnv1a64 = "fedcba9876543210";
+  base.identities[1].calibration_fnv1a64 = other.calibration_fnv1a64; // b: only the UUID differs
+  const auto change = perfgate::detail::check_hardware(elsewhere, other, std::optional(base), true);
+  ASSERT_TRUE(change);
+  EXPECT_EQ(change->stored.uuid, "GPU-bbbb"); // one difference that matters, a's two
+  EXPECT_EQ(change->runners, 2U);
+  EXPECT_NE(perfgate::detail::hardware_notice(*change).find("2 runners"), std::string::npos);
+}
+
+// Runners whose calibrated GPUs a merge renamed apart (`local-cuda-0@runner-b`): a run on
+// runner-b is judged against runner-b's entries, so it is checked against runner-b's identity
+// alone; a run on a runner the baseline does not know is judged against the first's entries
+// and checked against the first's identity.
+TEST(HardwareCheck, RenamedRunnersAreCheckedAgainstTheirOwnIdentity) {
+  auto a = perfgate::test::runner_report("runner-a", perfgate::test::calibrated_gpu(20), 62.5e-3);
+  auto b = perfgate::test::runner_report("runner-b", perfgate::test::calibrated_gpu(10), 400e-3);
+  a.identity = h100("GPU-aaaa");
+  b.identity = h100("GPU-bbbb");
+  const std::optional<perfgate::baseline> base = perfgate::baseline_from_reports({a, b}, "runners");
+  ASSERT_EQ(base->identities.size(), 2U);
+  EXPECT_EQ(base->identities[1].device, "local-cuda-0@runner-b");
+  auto on_b = run(400e-3);
+  on_b.meta.host = "runner-b";
+  EXPECT_FALSE(perfgate::detail::check_hardware(on_b, h100("GPU-bbbb"), base, true));
+  auto a_card_on_b = run(400e-3); // runner-b's entries, runner-a's card: other hardware
+  a_card_on_b.meta.host = "runner-b";
+  const auto moved = perfgate::detail::check_hardware(a_card_on_b, h100("GPU-aaaa"), base, true);
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->stored.device, "local-cuda-0@runner-b");
+  EXPECT_EQ(moved->runners, 1U);
+  auto on_c = run(62.5e-3);
+  on_c.meta.host = "runner-c";
+  const auto new_runner = perfgate::detail::check_hardware(on_c, h100("GPU-cccc"), base, true);
+  ASSERT_TRUE(new_runner);
+  EXPECT_EQ(new_runner->stored.uuid, "GPU-aaaa");
 }

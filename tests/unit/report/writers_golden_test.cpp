@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace {
@@ -143,4 +144,28 @@ TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
   } catch (const perfgate::usage_error& e) {
     EXPECT_STREQ(e.what(), "unknown format 'xml': expected text, json, md, html, svg, openmetrics or junit");
   }
+}
+
+// The suite's figure is the first thing every writer but the charts shows where the report
+// compared a suite (the golden files), and nothing of it appears where it did not: no zeros
+// standing for a comparison that never happened.
+TEST(WritersGolden, SuiteFigureOnlyWhereTheReportComparedASuite) {
+  const auto with = golden_report();
+  auto without = with;
+  without.suite.reset();
+  const std::map<std::string, std::string> marker = {
+      {"text", "geometric mean time ratio"}, {"md", "geometric mean time ratio"},
+      {"html", "geometric mean time ratio"}, {"json", "\"suite\""},
+      {"openmetrics", "perfgate_suite_"},    {"junit", "perfgate.suite"}};
+  for (const auto& [format, text] : marker) {
+    EXPECT_NE(perfgate::render_report(with, format).find(text), std::string::npos) << format;
+    EXPECT_EQ(perfgate::render_report(without, format).find(text), std::string::npos) << format;
+  }
+  const std::string junit = perfgate::render_report(without, "junit");
+  EXPECT_NE(junit.find("tests=\"5\""), std::string::npos); // the kernels alone
+  EXPECT_EQ(junit.find("<properties>"), std::string::npos);
+  const std::string junit_suite = perfgate::render_report(with, "junit");
+  EXPECT_NE(junit_suite.find("tests=\"6\""), std::string::npos); // and the suite's case
+  EXPECT_LT(junit_suite.find("perfgate.suite"),
+            junit_suite.find("<testcase classname=\"perfgate.gtx"));
 }
