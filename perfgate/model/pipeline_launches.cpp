@@ -35,9 +35,9 @@ occupancy graph_occupancy(const std::string& idg_text, const std::string& file,
 
 } // namespace pipeline
 
-pipeline_launch_estimates
-pipeline_estimates(const std::vector<std::string>& idg_files, const std::string& latencies_file,
-                   const profile& p, const device& local) {
+pipeline_launch_estimates pipeline_estimates(const std::vector<std::string>& idg_files,
+                                             const std::string& latencies_file, const profile& p,
+                                             const device& local) {
   pipeline_launch_estimates out;
   const std::string lat_text = read_text_file(latencies_file);
   const auto latencies = pipeline::latencies_from_json(lat_text, latencies_file);

@@ -118,7 +118,7 @@ struct sim_config {
   /// At most this many warp instructions issue per cycle over all pipelines (the dispatch
   /// units of an SM: 4 on Volta and later, one per sub-partition); 0: no limit but the pipes'.
   std::uint64_t issue_width = 0;
-  double theta = 0.8;                ///< utilisation at which a run is throughput-bound
+  double theta = 0.8; ///< utilisation at which a run is throughput-bound
 };
 
 /// What the simulation found.
