@@ -3,6 +3,7 @@
 #include <perfgate/version.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "report/finding_text.hpp"
 #include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
@@ -102,8 +103,10 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
         *b.result.efficiency, {detail::efficiency_samples(b, *b.result.efficiency)}, std::nullopt};
     const detail::efficiency_sides head{
         *h.result.efficiency, {detail::efficiency_samples(h, *h.result.efficiency)}, std::nullopt};
-    auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
-                                           policy.confidence, " on " + out.device, "the base");
+    finding_context said;
+    said.words = {{"device", out.device}, {"base", "base"}};
+    auto judged =
+        detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence, said);
     out.change = judged.change;
     if (judged.suite_part) {
       suite.push_back(std::move(*judged.suite_part));
@@ -111,8 +114,8 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
     for (auto [from, to] : {std::pair{&judged.failures, &out.failures},
                             std::pair{&judged.warnings, &out.warnings},
                             std::pair{&judged.notes, &out.notes}}) {
-      for (auto& reason : *from) {
-        to->push_back(std::move(reason.text));
+      for (const auto& found : *from) {
+        to->push_back(detail::finding_text(found));
       }
     }
   }

@@ -3,7 +3,8 @@
 // with samples on both sides, a statistical verdict (stats::judge_change) that fails only a
 // slowdown past the allowance with confidence; with fewer, the medians' point comparison. And
 // what changed in the work itself, which explains a timing change or stands alone when timing
-// is too noisy to judge (counters are deterministic).
+// is too noisy to judge (counters are deterministic). Findings only: their sentences are
+// report/finding_text.cpp's.
 #pragma once
 
 #include <perfgate/gate.hpp>
@@ -32,19 +33,11 @@ struct work_numbers {
   double W_traf = 0;
 };
 
-/// One sentence of a verdict with what it rests on: its finding's code and numbers (the
-/// severity is the list it is in).
-struct reason {
-  std::string code;
-  std::map<std::string, double, std::less<>> numbers;
-  std::string text;
-};
-
 struct efficiency_judgement {
   std::optional<stats::change_verdict> change; ///< when both sides had enough samples
   std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
   std::optional<stats::ab_verdict> ab;              ///< judge_interleaved's
-  std::vector<reason> failures, warnings, notes;
+  std::vector<finding> failures, warnings, notes;   ///< by severity (set when a verdict takes them)
   /// The kernel's part in the suite's figure (stats::summarize_suite): the ratio the verdict
   /// gave, its kind and the relative times behind it. Set by every judge_* above a device.
   std::optional<stats::kernel_ratio> suite_part;
@@ -57,13 +50,13 @@ struct efficiency_sides {
   [[nodiscard]] std::size_t samples() const;
 };
 
-/// Judges `head` against `base` on one device (`on`: " on h100-sxm"), `against`: what the base
-/// is ("the baseline perf/baseline.json"). A drop beyond `max_drop` with confidence fails; a
-/// drop the samples cannot place on either side of it warns, saying what would settle it.
+/// Judges `head` against `base` on one device; `said` names the device and what the base is
+/// (words `device`, `base`, `base_name`: baseline perf/baseline.json), for the sentences. A drop
+/// beyond `max_drop` with confidence fails; a drop the samples cannot place on either side of it
+/// warns, saying what would settle it.
 [[nodiscard]] efficiency_judgement judge_efficiency(const efficiency_sides& base,
                                                     const efficiency_sides& head, double max_drop,
-                                                    double confidence, const std::string& on,
-                                                    const std::string& against);
+                                                    double confidence, const finding_context& said);
 
 /// Judges `head`, measured again in fresh runs after an AMBIGUOUS first verdict (its runs: the
 /// first, then the confirmation runs), against `base` by the floor rule (stats::judge_floor):
@@ -71,8 +64,7 @@ struct efficiency_sides {
 /// saying how many runs would settle it when the runs so far cannot.
 [[nodiscard]] efficiency_judgement judge_confirmed(const efficiency_sides& base,
                                                    const efficiency_sides& head, double max_drop,
-                                                   double confidence, const std::string& on,
-                                                   const std::string& against);
+                                                   double confidence, const finding_context& said);
 
 /// Judges two builds run alternately in one session (perfgate ab): `base` and `head` hold a
 /// run's median time per round (stats::judge_ab), `base_efficiency` and `head_efficiency` the
@@ -80,16 +72,13 @@ struct efficiency_sides {
 /// with the rounds that would settle it.
 [[nodiscard]] efficiency_judgement judge_interleaved(const std::vector<double>& base,
                                                      const std::vector<double>& head,
-                                                     double base_efficiency,
-                                                     double head_efficiency, double max_drop,
-                                                     double confidence, const std::string& on,
-                                                     const std::string& against);
+                                                     double base_efficiency, double head_efficiency,
+                                                     double max_drop, double confidence,
+                                                     const finding_context& said);
 
 /// Two SM clocks further apart than this make two times incomparable (the baseline gate and the
-/// A/B clock check share it), and what to do about it.
+/// A/B clock check share it).
 inline constexpr double clock_tolerance = 0.02;
-inline constexpr const char* lock_clocks_advice =
-    "lock them, e.g. nvidia-smi --lock-gpu-clocks, or keep the GPU cool";
 
 /// The SM clocks two builds' runs ran at in one A/B session (a run's mean clock while the kernel
 /// ran, MHz; one per run that measured it). Whatever sets a GPU's clock (a power cap, the
@@ -102,14 +91,10 @@ inline constexpr const char* lock_clocks_advice =
 /// judge_interleaved over one kernel's runs of an A/B session (the base's and the head's
 /// medians as the efficiencies shown), with compare_ab_clocks' warning or note added.
 [[nodiscard]] efficiency_judgement judge_ab_runs(const interleaved_runs& runs, double max_drop,
-                                                 double confidence, const std::string& on,
-                                                 const std::string& against);
-
-/// "same work (W_comp and W_traf within 1%)" or "W_traf +38.0% (3.100 G -> 4.278 G B)": what
-/// changed in the work between two runs of a kernel.
-[[nodiscard]] std::string work_change_text(const work_numbers& base, const work_numbers& head);
+                                                 double confidence, const finding_context& said);
 
 /// Whether W_comp or W_traf changed by more than 1% (the counters' run-to-run spread).
+/// report/finding_text.hpp's work_change_text says how.
 [[nodiscard]] bool work_changed(const work_numbers& base, const work_numbers& head);
 
 } // namespace perfgate::detail

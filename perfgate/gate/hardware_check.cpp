@@ -4,6 +4,7 @@
 #include <perfgate/statistics.hpp>
 
 #include "gate/efficiency_change.hpp"
+#include "report/finding_text.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -76,15 +77,6 @@ std::optional<hardware_change> check_hardware(report& r, device_identity now,
                          kept_build_decides && base->build ? "ab" : "warn"};
   change.runners = runners.size();
   return change;
-}
-
-std::string differences_text(const hardware_change& h) {
-  std::string fields;
-  for (const auto& d : h.differences) {
-    fields += (fields.empty() ? "" : ", ") + d.field + " " + d.stored + " -> " + d.now +
-              (d.matters ? "" : " (noted only)");
-  }
-  return fields;
 }
 
 std::string hardware_notice(const hardware_change& h) {

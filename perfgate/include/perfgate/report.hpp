@@ -39,21 +39,55 @@ struct measurement {
 enum class verdict_status { pass, fail, warn, skip };
 [[nodiscard]] std::string_view to_string(verdict_status s); ///< "pass", "fail", "warn", "skip"
 
+struct finding;
+
+/// A kernel's class on one device as a sentence names it: the roof's class (or the model's, by
+/// its ridge O_dev, without a roof), the kernel's intensity against the ridge, the roof's limiter.
+struct class_facts {
+  bound_class bound = bound_class::memory;
+  bool compute_declared = true; ///< false: bytes alone, no intensity to set against a ridge
+  double O_krn = 0;             ///< op/B
+  double ridge = 0;             ///< O_ridge of the roof, O_dev without one (op/B)
+  std::optional<roof_bound> roof;
+};
+
+/// What a finding's sentence names besides the numbers it rests on (finding_text writes the
+/// sentence from the finding alone). In memory only: a report's JSON keeps the sentence in
+/// `reasons`, so a finding read back has an empty context.
+struct finding_context {
+  /// Names by role: `device` (the device judged on), `base` and `base_name` (what the kernel
+  /// was compared with: "baseline" and its file, "base build" and its binary, "base" alone),
+  /// `expected` and `was` (a class), `model`, `measured_on`, `skip_reason`, the hull's
+  /// `hull_class`, `species` and `hull_bound`, ...
+  std::map<std::string, std::string, std::less<>> words;
+  /// Lists of names: `clock_limits`, `elsewhere` (the devices a baseline holds a kernel on).
+  std::map<std::string, std::vector<std::string>, std::less<>> lists;
+  /// Numbers the sentence names that the finding does not rest on (the work of both sides, the
+  /// latency floor, MAX_EFFICIENCY_DROP, run counts); looked up after `numbers`.
+  std::map<std::string, double, std::less<>> figures;
+  std::optional<class_facts> bound;                  ///< the kernel's class on `device`
+  std::optional<pipeline::launch_estimate> estimate; ///< the pipeline model's launch
+  std::optional<hardware_change> hardware;           ///< a baseline on other hardware
+  std::vector<finding> earlier; ///< what an overruled judge found (`stored_runs_said`)
+};
+
 /// What one criterion found about a kernel, for a tool to act on without reading prose: a
 /// stable code (`efficiency_below_floor`, `class_changed`, `slower_than_base`, `ambiguous`, ...;
-/// docs/reports.md lists them), how grave (fail, warn; pass for a note) and the numbers it rests
-/// on by name (`efficiency`, `min_efficiency`, `time_ratio`, ...). A gated verdict has one
-/// finding per reason, in the same order: findings[i] is what reasons[i] says.
+/// docs/formats.md lists them), how grave (fail, warn; pass for a note; skip where the kernel
+/// was not judged) and the numbers it rests on by name (`efficiency`, `min_efficiency`,
+/// `time_ratio`, ...). A verdict has one finding per reason, in the same order: reasons[i] is
+/// findings[i]'s sentence, written by the report layer from the finding alone.
 struct finding {
   std::string code;
   verdict_status severity = verdict_status::pass;
   std::map<std::string, double, std::less<>> numbers;
+  finding_context context;
 };
 
 struct verdict {
   verdict_status status = verdict_status::skip;
   std::vector<std::string> reasons;
-  std::vector<finding> findings; ///< one per reason where the gate judged (empty: none)
+  std::vector<finding> findings;    ///< one per reason (empty: a report written before codes)
   std::optional<double> efficiency; ///< roof time / measured time on the local device, 0..1
   std::optional<double> baseline_efficiency; ///< the baseline's, when gated against one
   /// The statistical verdict against the baseline's samples (time ratio head / base), when

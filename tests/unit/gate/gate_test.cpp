@@ -5,8 +5,8 @@
 #include <perfgate/writers.hpp>
 
 #include "clocked_kernel.hpp"
+#include "report/finding_text.hpp"
 #include "runner_report.hpp"
-
 #include "test_cpu.hpp"
 
 #include <gtest/gtest.h>
@@ -32,14 +32,31 @@ perfgate::report one_kernel(double flops, double bytes, double time_s,
 
 using perfgate::test::reasons;
 
-// The codes of kernel 0's findings, in the order of its reasons (one finding per reason).
+// The codes of kernel 0's findings, in the order of its reasons: one finding per reason, the
+// reason its sentence.
 std::vector<std::string> codes(const perfgate::report& r) {
   std::vector<std::string> out;
-  for (const auto& f : r.kernels.at(0).result.findings) {
+  const auto& v = r.kernels.at(0).result;
+  for (const auto& f : v.findings) {
     out.push_back(f.code);
   }
-  EXPECT_EQ(out.size(), r.kernels.at(0).result.reasons.size());
+  EXPECT_EQ(out.size(), v.reasons.size());
+  for (std::size_t i = 0; i < v.findings.size() && i < v.reasons.size(); ++i) {
+    EXPECT_EQ(v.reasons[i], perfgate::detail::finding_text(v.findings[i])) << v.findings[i].code;
+  }
   return out;
+}
+
+// Kernel 0's first finding `code` (the test fails without one).
+const perfgate::finding& first(const perfgate::report& r, const std::string& code) {
+  for (const auto& f : r.kernels.at(0).result.findings) {
+    if (f.code == code) {
+      return f;
+    }
+  }
+  ADD_FAILURE() << "no finding " << code;
+  static const perfgate::finding none;
+  return none;
 }
 
 bool has_code(const perfgate::report& r, const std::string& code) {
@@ -106,11 +123,19 @@ TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
   const auto& v = r.kernels[0].result;
   EXPECT_EQ(v.status, perfgate::verdict_status::pass);
   EXPECT_DOUBLE_EQ(*v.efficiency, 0.8);
-  EXPECT_NE(reasons(r).find("efficiency 0.80 on local-cpu: measured 62.500 ms, roof 50.000 ms, "
-                            "memory-bound (O_krn 0.100 <= O_ridge 5.000 op/B, limited by dram); "
-                            "the roofline model predicts 50.000 ms"),
-            std::string::npos)
-      << reasons(r);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency"}));
+  EXPECT_DOUBLE_EQ(number(r, "efficiency", "efficiency"), 0.8);
+  EXPECT_DOUBLE_EQ(number(r, "efficiency", "measured_s"), 62.5e-3);
+  EXPECT_NEAR(number(r, "efficiency", "roof_s"), 50e-3, 1e-15);
+  EXPECT_NEAR(number(r, "efficiency", "predicted_s"), 50e-3, 1e-15);
+  // What its sentence names: the class on the local device, against the roof.
+  const auto& said = first(r, "efficiency").context;
+  EXPECT_EQ(said.words.at("device"), "local-cpu");
+  ASSERT_TRUE(said.bound && said.bound->roof);
+  EXPECT_EQ(said.bound->bound, perfgate::bound_class::memory);
+  EXPECT_DOUBLE_EQ(said.bound->O_krn, 0.1);
+  EXPECT_DOUBLE_EQ(said.bound->ridge, 5.0);
+  EXPECT_EQ(said.bound->roof->limiter, "dram");
   EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::pass);
 }
 
@@ -121,10 +146,11 @@ TEST(Gate, BelowMinimumFailsAndExplains) {
   policy.min_efficiency = 0.5;
   perfgate::apply_gate(r, policy, measured);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
-  EXPECT_NE(reasons(r).find("efficiency 0.20 below MIN_EFFICIENCY 0.50 on local-cpu: measured "
-                            "250.000 ms, roof 50.000 ms"),
-            std::string::npos)
-      << reasons(r);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency_below_floor"}));
+  EXPECT_EQ(severity(r, "efficiency_below_floor"), perfgate::verdict_status::fail);
+  EXPECT_DOUBLE_EQ(number(r, "efficiency_below_floor", "efficiency"), 0.2);
+  EXPECT_DOUBLE_EQ(number(r, "efficiency_below_floor", "min_efficiency"), 0.5);
+  EXPECT_DOUBLE_EQ(number(r, "efficiency_below_floor", "measured_s"), 0.25);
   EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::gate_failure);
 }
 
@@ -145,7 +171,7 @@ TEST(Gate, ShortKernelsOnlyWarn) {
   perfgate::apply_gate(r, {});
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass);
   EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency"}));
-  EXPECT_NE(reasons(r).find("latency-bound by duration"), std::string::npos) << reasons(r);
+  EXPECT_EQ(first(r, "efficiency").context.words.count("latency_evidence"), 1U);
 }
 
 TEST(Gate, ExpectedLatencyIsMetByDurationAndElseUnavailableNeverFailed) {
@@ -179,10 +205,10 @@ TEST(Gate, AboveTheRoofWithinTheAllowanceWarnsNamingTheStalePeak) {
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::warn);
   EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency_above_roof"}));
   EXPECT_NEAR(number(r, "efficiency_above_roof", "efficiency"), 1.05, 1e-12);
-  EXPECT_NE(reasons(r).find("; the dram peak (20.00 1e9/s) is stale: this run went faster "
-                            "(recalibrate)"),
-            std::string::npos)
-      << reasons(r);
+  // The stale peak its sentence names: the roof's limiting term, dram at 20 GB/s.
+  const auto& roof = first(r, "efficiency_above_roof").context.bound->roof;
+  ASSERT_TRUE(roof);
+  EXPECT_EQ(roof->limiter, "dram");
   auto at_roof = one_kernel(1e8, 1e9, 50e-3); // efficiency 1: at the roof, not above it
   perfgate::apply_gate(at_roof, {});
   EXPECT_EQ(at_roof.kernels[0].result.status, perfgate::verdict_status::pass);
@@ -419,11 +445,12 @@ TEST(Gate, OneBaselineHoldsEachDevicesOwnRuns) {
   EXPECT_EQ(number(slow_ok, "same", "base_runs"), 2);
   auto new_runner = on_device("new-cpu", 1, 62.5e-3);
   perfgate::apply_gate(new_runner, policy, measured);
-  EXPECT_NE(reasons(new_runner)
-                .find("not in the baseline runners for new-cpu (it holds this "
-                      "kernel on fast-cpu, slow-cpu)"),
-            std::string::npos)
-      << reasons(new_runner);
+  EXPECT_EQ(codes(new_runner), (std::vector<std::string>{"not_in_baseline", "efficiency"}));
+  const auto& missing = first(new_runner, "not_in_baseline");
+  EXPECT_EQ(missing.severity, perfgate::verdict_status::warn);
+  EXPECT_EQ(missing.context.words.at("base_name"), "runners");
+  EXPECT_EQ(missing.context.lists.at("elsewhere"),
+            (std::vector<std::string>{"fast-cpu", "slow-cpu"}));
 }
 
 TEST(Gate, SamplesWorkAndTheChangeSurviveJson) {
@@ -557,24 +584,21 @@ TEST(Gate, ClockScaleAndLimitsAreExplained) {
   const auto all = reasons(r);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::pass) << all;
   // 1e12 flop at 66908.16 x 1410 / 1980 GFLOPS: 20.988 ms bound, efficiency 0.84.
-  EXPECT_NE(all.find("efficiency 0.84 on h100-sxm: measured 25.000 ms, roof 20.988 ms"),
-            std::string::npos)
-      << all;
-  EXPECT_NE(all.find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's peaks: "
-                     "compute roof scaled by 0.712\n"),
-            std::string::npos)
-      << all;
-  EXPECT_NE(all.find("clocks held down by: sw_power_cap, hw_thermal_slowdown\n"), std::string::npos)
-      << all;
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency", "clock_scaled", "clocks_held_down"}));
+  EXPECT_NEAR(number(r, "efficiency", "roof_s"), 20.988e-3, 5e-7);
+  EXPECT_NEAR(number(r, "efficiency", "efficiency"), 0.84, 5e-3);
+  EXPECT_EQ(number(r, "clock_scaled", "mhz"), 1410);
+  EXPECT_EQ(number(r, "clock_scaled", "peaks_mhz"), 1980);
+  EXPECT_EQ(first(r, "clock_scaled").context.words.at("device"), "h100-sxm");
+  EXPECT_EQ(first(r, "clocks_held_down").context.lists.at("clock_limits"),
+            (std::vector<std::string>{"sw_power_cap", "hw_thermal_slowdown"}));
 
   // A report read back from JSON has no device clock: the scale recovers it.
   r = clocked(1410, {});
   r.devices[0].sm_clock_mhz.reset();
   perfgate::apply_gate(r, policy, measured);
-  EXPECT_NE(reasons(r).find("SM clock 1410 MHz while the kernel ran vs 1980 MHz for h100-sxm's "
-                            "peaks: compute roof scaled by 0.712"),
-            std::string::npos)
-      << reasons(r);
+  EXPECT_EQ(number(r, "clock_scaled", "mhz"), 1410);
+  EXPECT_DOUBLE_EQ(number(r, "clock_scaled", "peaks_mhz"), 1980);
   EXPECT_FALSE(has_code(r, "clocks_held_down"));
   EXPECT_NEAR(number(r, "clock_scaled", "clock_scale"), 0.712, 5e-4);
 }
@@ -596,16 +620,17 @@ TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
   perfgate::apply_gate(plain, policy, measured);
   EXPECT_EQ(plain.kernels[0].result.status, r.kernels[0].result.status);
   EXPECT_EQ(plain.kernels[0].result.efficiency, r.kernels[0].result.efficiency);
-  EXPECT_EQ(reasons(plain).find("clock"), std::string::npos);
+  EXPECT_EQ(codes(plain), (std::vector<std::string>{"efficiency"}));
 
   // A failure stays a failure, with the clock explanation after it.
   policy.min_efficiency = 0.9;
   r = clocked(1410, {"hw_thermal_slowdown"});
   perfgate::apply_gate(r, policy, measured);
   ASSERT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
-  EXPECT_EQ(r.kernels[0].result.reasons.front().rfind("efficiency 0.84 below MIN_EFFICIENCY", 0),
-            0U);
-  EXPECT_NE(reasons(r).find("compute roof scaled by 0.712"), std::string::npos);
+  EXPECT_EQ(codes(r), (std::vector<std::string>{"efficiency_below_floor", "clock_scaled",
+                                                "clocks_held_down"}));
+  EXPECT_NEAR(number(r, "efficiency_below_floor", "efficiency"), 0.84, 5e-3);
+  EXPECT_NEAR(number(r, "clock_scaled", "clock_scale"), 0.712, 5e-4);
 }
 
 TEST(Gate, TheRoofNotTheModelIsWhatAKernelMayNotBeat) {
@@ -666,13 +691,14 @@ TEST(Gate, ThePipelineModelsLatencyClassDecidesWhereItHasTheKernel) {
   auto r = one_kernel(1e8, 1e9, 62.5e-3);
   perfgate::apply_gate(r, policy, measured);
   EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::fail);
-  EXPECT_NE(reasons(r).find("efficiency 0.40 against the pipeline model's 25.000 ms on local-cpu; "
-                            "latency-bound by the pipeline model: utilisation 0.30 of gmem (theta "
-                            "0.80) at 2 resident groups of 8 warps (limited by registers), "
-                            "25.000 ms per launch (k.idg.json), below MIN_EFFICIENCY 0.50"),
-            std::string::npos)
-      << reasons(r);
-  EXPECT_NE(reasons(r).find("latency-bound as expected on local-cpu"), std::string::npos);
+  EXPECT_EQ(codes(r),
+            (std::vector<std::string>{"pipeline_efficiency_below_floor", "efficiency_against_roof",
+                                      "latency_bound_as_expected"}));
+  EXPECT_DOUBLE_EQ(number(r, "pipeline_efficiency_below_floor", "pipeline_efficiency"), 0.4);
+  EXPECT_DOUBLE_EQ(number(r, "pipeline_efficiency_below_floor", "pipeline_s"), 25e-3);
+  EXPECT_DOUBLE_EQ(number(r, "pipeline_efficiency_below_floor", "min_efficiency"), 0.5);
+  EXPECT_EQ(first(r, "pipeline_efficiency_below_floor").context.estimate->resident_groups, 2U);
+  EXPECT_EQ(number(r, "latency_bound_as_expected", "resident_groups"), 2);
   // Throughput-bound by the model: the roof's efficiency decides (0.80 passes), and a kernel
   // expected latency-bound fails, whatever its duration.
   measured.pipeline["BM_kernel"].latency_bound = false;
@@ -749,13 +775,18 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
   EXPECT_EQ(v.status, perfgate::verdict_status::pass) << reasons(head);
   ASSERT_TRUE(v.ab);
   EXPECT_EQ(v.ab->kind, perfgate::stats::change::same);
-  EXPECT_NE(reasons(head).find("SAME: efficiency 0.67 -> 0.67 vs the baseline's build "
-                               "base.build/bench on local-cpu"),
-            std::string::npos)
-      << reasons(head);
-  EXPECT_NE(reasons(head).find("the stored runs had said: SLOWER: efficiency 0.80 -> 0.67"),
-            std::string::npos)
-      << reasons(head);
+  const auto& same_finding = first(head, "same");
+  EXPECT_NEAR(same_finding.numbers.at("base_efficiency"), 0.67, 5e-3);
+  EXPECT_NEAR(same_finding.numbers.at("efficiency"), 0.67, 5e-3);
+  EXPECT_EQ(same_finding.numbers.at("rounds"), 6);
+  EXPECT_EQ(same_finding.context.words.at("base"), "baseline's build");
+  EXPECT_EQ(same_finding.context.words.at("base_name"), "base.build/bench");
+  // What the stored runs had said, kept as a note with its own finding.
+  const auto& said = first(head, "stored_runs_said");
+  EXPECT_EQ(said.severity, perfgate::verdict_status::pass);
+  ASSERT_EQ(said.context.earlier.size(), 1U);
+  EXPECT_EQ(said.context.earlier[0].code, "slower_than_base");
+  EXPECT_NEAR(said.numbers.at("efficiency"), 0.67, 5e-3);
 
   auto slower = same;
   for (auto& t : slower.head) {
