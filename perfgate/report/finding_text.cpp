@@ -215,6 +215,10 @@ const std::map<std::string_view, writer, std::less<>>& efficiency_floor_writers(
          return "not judged: measured on " + word(f, "measured_on") + ", not on the local device " +
                 word(f, "device");
        }},
+      {"cannot_be_judged",
+       [](const finding& f) { return "cannot be judged: " + word(f, "skip_reason"); }},
+      {"prediction_only",
+       [](const finding&) { return std::string("prediction only: no gate applied"); }},
   };
   return table;
 }

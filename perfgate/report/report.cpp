@@ -2,6 +2,7 @@
 #include <perfgate/error.hpp>
 #include <perfgate/report.hpp>
 
+#include "report/finding_text.hpp"
 #include "util/strings.hpp"
 
 #include <algorithm>
@@ -135,7 +136,9 @@ report predict_report(const profile& p, const std::vector<device>& devices,
       }
       kr.skip_reason = e.detail();
       kr.result.status = verdict_status::skip;
-      kr.result.reasons.push_back("cannot be judged: " + kr.skip_reason);
+      finding skipped{"cannot_be_judged", verdict_status::skip, {}, {}};
+      skipped.context.words["skip_reason"] = kr.skip_reason;
+      detail::add_finding(kr.result, std::move(skipped));
       r.kernels.push_back(std::move(kr));
       continue;
     }
@@ -156,7 +159,7 @@ report predict_report(const profile& p, const std::vector<device>& devices,
       }
     }
     kr.result.status = verdict_status::skip;
-    kr.result.reasons.push_back("prediction only: no gate applied");
+    detail::add_finding(kr.result, {"prediction_only", verdict_status::skip, {}, {}});
     r.kernels.push_back(std::move(kr));
   }
   if (r.kernels.empty()) {

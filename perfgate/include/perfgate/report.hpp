@@ -108,8 +108,8 @@ struct kernel_report {
   std::string name;
   std::uint64_t invocations = 1;
   /// Why the kernel cannot be judged (its counters or declared work cannot feed the model):
-  /// it has no params and no predictions, and its verdict is `skip` with this reason. Empty
-  /// for every kernel that was predicted.
+  /// it has no params and no predictions, and its verdict is `skip` with this reason (finding
+  /// `cannot_be_judged`). Empty for every kernel that was predicted.
   std::string skip_reason;
   kernel_params params;
   std::optional<measurement> measured;
@@ -156,7 +156,7 @@ struct report {
 /// Benchmark's SkipWithError, and the others are predicted. Throws that kernel's input_error
 /// when no selected kernel can be predicted, and usage_error when the regex selects no kernel or
 /// a device lacks a kernel's tensor path (no peak for its precision: "no such path", never a
-/// fallback).
+/// fallback). The skip verdicts have findings: `prediction_only`, `cannot_be_judged`.
 ///
 /// `local_device` is devices.front() with `scale_local_clock`, else the device the profile's
 /// device name matches (local_device_named).

@@ -139,6 +139,48 @@ TEST(Gate, EfficiencyIsRoofTimeOverMeasuredTime) {
   EXPECT_EQ(perfgate::gate_exit_status(r), perfgate::exit_status::pass);
 }
 
+// A kernel that cannot be judged and one no gate was applied to have codes like the judged
+// ones (severity skip), in JSON too; the gate judges the second and leaves the first.
+TEST(Gate, KernelsNotJudgedHaveCodesToo) {
+  perfgate::profile p;
+  p.source_file = "bench";
+  perfgate::kernel_profile no_bytes;
+  no_bytes.name = "BM_no_bytes";
+  no_bytes.work = perfgate::declared_work{0, 1e8, 0, 0};
+  no_bytes.time_s = 1e-3;
+  perfgate::kernel_profile k;
+  k.name = "BM_kernel";
+  k.work = perfgate::declared_work{0, 1e8, 0, 1e9};
+  k.time_s = 62.5e-3;
+  p.kernels = {no_bytes, k};
+  auto r = perfgate::predict_report(p, {cpu()});
+  ASSERT_EQ(r.kernels.size(), 2U);
+  const auto code_of = [](const perfgate::kernel_report& kr) {
+    EXPECT_EQ(kr.result.findings.size(), 1U);
+    EXPECT_EQ(kr.result.reasons.size(), 1U);
+    return kr.result.findings.empty() ? std::string() : kr.result.findings[0].code;
+  };
+  EXPECT_EQ(code_of(r.kernels[0]), "cannot_be_judged");
+  EXPECT_EQ(r.kernels[0].result.findings[0].severity, perfgate::verdict_status::skip);
+  EXPECT_EQ(r.kernels[0].result.findings[0].context.words.at("skip_reason"),
+            r.kernels[0].skip_reason);
+  EXPECT_EQ(code_of(r.kernels[1]), "prediction_only");
+  EXPECT_EQ(r.kernels[1].result.findings[0].severity, perfgate::verdict_status::skip);
+
+  // Read back: the codes and severities, the reasons as written.
+  const auto back = perfgate::report_from_json(perfgate::report_to_json(r), "r.json");
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(code_of(back.kernels[i]), code_of(r.kernels[i]));
+    EXPECT_EQ(back.kernels[i].result.findings[0].severity, perfgate::verdict_status::skip);
+    EXPECT_EQ(back.kernels[i].result.reasons, r.kernels[i].result.reasons);
+  }
+
+  perfgate::apply_gate(r, {});
+  EXPECT_EQ(code_of(r.kernels[0]), "cannot_be_judged");
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::skip);
+  EXPECT_EQ(code_of(r.kernels[1]), "efficiency");
+}
+
 TEST(Gate, BelowMinimumFailsAndExplains) {
   auto r = one_kernel(1e8, 1e9, 0.25); // efficiency 0.2
   perfgate::gate_policy policy;

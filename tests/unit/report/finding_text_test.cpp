@@ -185,6 +185,8 @@ std::vector<row> rows() {
   finding earlier = change("slower_than_base", statistics_numbers);
   finding said = on("stored_runs_said", statistics_numbers);
   said.context.earlier.push_back(earlier);
+  finding skipped{"cannot_be_judged", verdict_status::skip, {}, {}};
+  skipped.context.words["skip_reason"] = "declared work has no bytes";
   finding bytes_alone =
       with_bound(judged("efficiency"), {bound_class::memory, false, 0, 2.5, std::nullopt});
   bytes_alone.context.words.erase("model");
@@ -229,6 +231,8 @@ std::vector<row> rows() {
       {on("no_measured_time", {}), "no measured time: prediction only"},
       {with_words(on("not_on_local_device", {}), {{"measured_on", "NVIDIA A100"}}),
        "not judged: measured on NVIDIA A100, not on the local device gtx-480"},
+      {skipped, "cannot be judged: declared work has no bytes"},
+      {{"prediction_only", verdict_status::skip, {}, {}}, "prediction only: no gate applied"},
       // The expected class.
       {with_words(with_bound(on("class_unexpected", {})), {{"expected", "compute"}}),
        "expected compute-bound on gtx-480, found memory-bound (O_krn 0.250 <= O_ridge 2.500 "
