@@ -41,6 +41,44 @@ finding_context change_context(const finding_context& said, double max_drop,
 
 using numbers = std::map<std::string, double, std::less<>>;
 
+// Where a change verdict's finding goes: its code, and the list of its severity.
+struct filing {
+  const char* code;
+  std::vector<finding> efficiency_judgement::*list;
+};
+using judgement = efficiency_judgement;
+
+// A verdict by samples or by an A/B session: a slowdown within the allowance is a note.
+filing change_filing(stats::change kind, bool beyond_allowed) {
+  if (kind == stats::change::slower) {
+    return beyond_allowed ? filing{"slower_than_base", &judgement::failures}
+                          : filing{"slower_within_allowance", &judgement::notes};
+  }
+  static const std::map<stats::change, filing> others = {
+      {stats::change::faster, {"faster", &judgement::notes}},
+      {stats::change::same, {"same", &judgement::notes}},
+      {stats::change::ambiguous, {"ambiguous", &judgement::warnings}}};
+  return others.at(kind);
+}
+
+// The floor rule's verdict. A baseline from another session carries that session's floor, and
+// a shared runner's floor moves over minutes: on the 2-core VM, 7 of 20 unchanged runs
+// confirmed like this. Only runs of both builds in one session (perfgate ab) fail on it, so a
+// SLOWER by the floor rule warns.
+filing confirmed_filing(stats::change kind) {
+  static const std::map<stats::change, filing> by_kind = {
+      {stats::change::slower, {"slower_by_floor_rule", &judgement::warnings}},
+      {stats::change::ambiguous, {"ambiguous_after_confirmation", &judgement::warnings}},
+      {stats::change::faster, {"faster_confirmed", &judgement::notes}},
+      {stats::change::same, {"same_confirmed", &judgement::notes}}};
+  return by_kind.at(kind);
+}
+
+void file(efficiency_judgement& out, finding f, filing where) {
+  f.code = where.code;
+  (out.*where.list).push_back(std::move(f));
+}
+
 } // namespace
 
 std::size_t efficiency_sides::samples() const {
@@ -113,24 +151,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
                           {"base_runs", static_cast<double>(base.runs.size())},
                           {"samples_to_settle", static_cast<double>(v.samples_to_settle)}};
   finding f{"", {}, values, std::move(context)};
-  switch (v.kind) {
-  case stats::change::slower:
-    f.code = v.beyond_allowed ? "slower_than_base" : "slower_within_allowance";
-    (v.beyond_allowed ? out.failures : out.notes).push_back(std::move(f));
-    break;
-  case stats::change::faster:
-    f.code = "faster";
-    out.notes.push_back(std::move(f));
-    break;
-  case stats::change::same:
-    f.code = "same";
-    out.notes.push_back(std::move(f));
-    break;
-  case stats::change::ambiguous:
-    f.code = "ambiguous";
-    out.warnings.push_back(std::move(f));
-    break;
-  }
+  file(out, std::move(f), change_filing(v.kind, v.beyond_allowed));
   return out;
 }
 
@@ -155,27 +176,7 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
                           {"runs", static_cast<double>(v.head_runs)},
                           {"runs_to_settle", static_cast<double>(v.runs_to_settle)}};
   finding f{"", {}, values, change_context(said, max_drop, base, head)};
-  switch (v.kind) {
-  case stats::change::slower:
-    // A baseline from another session carries that session's floor, and a shared runner's
-    // floor moves over minutes: on the 2-core VM, 7 of 20 unchanged runs confirmed like this.
-    // Only runs of both builds in one session (perfgate ab) fail on it.
-    f.code = "slower_by_floor_rule";
-    out.warnings.push_back(std::move(f));
-    break;
-  case stats::change::ambiguous:
-    f.code = "ambiguous_after_confirmation";
-    out.warnings.push_back(std::move(f));
-    break;
-  case stats::change::faster:
-    f.code = "faster_confirmed";
-    out.notes.push_back(std::move(f));
-    break;
-  case stats::change::same:
-    f.code = "same_confirmed";
-    out.notes.push_back(std::move(f));
-    break;
-  }
+  file(out, std::move(f), confirmed_filing(v.kind));
   return out;
 }
 
@@ -200,24 +201,7 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
   finding_context context = said;
   context.figures["max_efficiency_drop"] = max_drop;
   finding f{"", {}, values, std::move(context)};
-  switch (v.kind) {
-  case stats::change::slower:
-    f.code = "slower_than_base";
-    out.failures.push_back(std::move(f));
-    break;
-  case stats::change::faster:
-    f.code = "faster";
-    out.notes.push_back(std::move(f));
-    break;
-  case stats::change::same:
-    f.code = "same";
-    out.notes.push_back(std::move(f));
-    break;
-  case stats::change::ambiguous:
-    f.code = "ambiguous";
-    out.warnings.push_back(std::move(f));
-    break;
-  }
+  file(out, std::move(f), change_filing(v.kind, true)); // SLOWER is beyond the allowance
   return out;
 }
 
