@@ -127,7 +127,9 @@ def main(perfgate, source, build, work):
     documents = [(str(p), json.loads(p.read_text())) for p in made]
     documents += [(f"built-in device {d['id']}", d) for d in builtin]
     for path in sorted(build.rglob("*.json")):
-        if work in path.parents:
+        # FetchContent's copies of a source (consumer.fetchcontent's clone of this one) hold
+        # the deliberately malformed test data too: what was written here is what counts.
+        if work in path.parents or "_deps" in path.relative_to(build).parts:
             continue
         try:
             doc = json.loads(path.read_text())
