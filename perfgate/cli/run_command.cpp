@@ -16,6 +16,7 @@
 #include "decide/decide.hpp"
 #include "gate/hardware_check.hpp"
 #include "importers/csv_reader.hpp"
+#include "report/finding_text.hpp"
 #include "report/writers/suite_summary.hpp"
 #include "util/number_format.hpp"
 #include "util/table.hpp"
@@ -282,9 +283,9 @@ int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
   report r = predict_report(p, devices, o.collection.kernels, true);
   r.meta = make_run_meta("run", argv);
   if (o.collection.collector != "profile") { // this machine's hardware against the baseline's
-    measured.hardware = detail::check_hardware(
-        r, detail::identify_local_device(devices.front(), o.devices.front()), measured.base,
-        o.ab_budget_s > 0);
+    measured.hardware =
+        detail::check_hardware(r, detail::identify_local_device(devices.front(), o.devices.front()),
+                               measured.base, o.ab_budget_s > 0);
     if (measured.hardware) {
       std::cerr << "perfgate: " << detail::hardware_notice(*measured.hardware) << "\n";
     }
@@ -307,8 +308,7 @@ action add_run_command(CLI::App& app, const std::vector<std::string>& argv,
   auto o = std::make_shared<run_options>();
   auto* cmd = app.add_subcommand(
       "run", "Run a program, profile its kernels, predict their bounds and gate on them");
-  add_device_option(cmd, o->devices,
-                    "the program runs on, the others are predicted for too");
+  add_device_option(cmd, o->devices, "the program runs on, the others are predicted for too");
   add_runs_options(cmd, *o);
   add_criteria_options(cmd, *o);
   cmd->add_option("--report", o->report_file,

@@ -111,9 +111,9 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
     if (judged.suite_part) {
       suite.push_back(std::move(*judged.suite_part));
     }
-    for (auto [from, to] : {std::pair{&judged.failures, &out.failures},
-                            std::pair{&judged.warnings, &out.warnings},
-                            std::pair{&judged.notes, &out.notes}}) {
+    for (auto [from, to] :
+         {std::pair{&judged.failures, &out.failures}, std::pair{&judged.warnings, &out.warnings},
+          std::pair{&judged.notes, &out.notes}}) {
       for (const auto& found : *from) {
         to->push_back(detail::finding_text(found));
       }

@@ -132,9 +132,8 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
     return out;
   }
   const double allowed = 1 / (1 - max_drop);
-  const stats::change_verdict v =
-      stats::judge_change(stats::relative_times(base.runs), stats::relative_times(head.runs),
-                          allowed, confidence);
+  const stats::change_verdict v = stats::judge_change(
+      stats::relative_times(base.runs), stats::relative_times(head.runs), allowed, confidence);
   out.change = v;
   out.suite_part = suite_part(v.ratio.estimate, v.kind, base, head);
   const auto& r = v.ratio;
@@ -160,9 +159,8 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
                                      const finding_context& said) {
   efficiency_judgement out;
   const double allowed = 1 / (1 - max_drop);
-  const stats::floor_verdict v =
-      stats::judge_floor(stats::relative_times(base.runs), stats::relative_times(head.runs),
-                         allowed, confidence);
+  const stats::floor_verdict v = stats::judge_floor(
+      stats::relative_times(base.runs), stats::relative_times(head.runs), allowed, confidence);
   out.confirmation = v;
   out.suite_part = suite_part(v.ratio, v.kind, base, head);
   // The floors' efficiencies read base -> head like judge_efficiency's.

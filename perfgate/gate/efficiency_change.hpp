@@ -34,7 +34,7 @@ struct work_numbers {
 };
 
 struct efficiency_judgement {
-  std::optional<stats::change_verdict> change; ///< when both sides had enough samples
+  std::optional<stats::change_verdict> change;      ///< when both sides had enough samples
   std::optional<stats::floor_verdict> confirmation; ///< judge_confirmed's
   std::optional<stats::ab_verdict> ab;              ///< judge_interleaved's
   std::vector<finding> failures, warnings, notes;   ///< by severity (set when a verdict takes them)

@@ -4,7 +4,6 @@
 #include <perfgate/statistics.hpp>
 
 #include "gate/efficiency_change.hpp"
-#include "report/finding_text.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -77,18 +76,6 @@ std::optional<hardware_change> check_hardware(report& r, device_identity now,
                          kept_build_decides && base->build ? "ab" : "warn"};
   change.runners = runners.size();
   return change;
-}
-
-std::string hardware_notice(const hardware_change& h) {
-  const std::string others = h.runners > 1 ? " (the nearest of its " + std::to_string(h.runners) +
-                                                 " runners of this device)"
-                                           : "";
-  return "the baseline was measured on " + describe(h.stored) + others + ", this run is on " +
-         describe(h.now) + " (" + differences_text(h) + "): " +
-         (h.action == "ab" ? "its stored runs are not compared; its kept build and this one "
-                             "run alternately here and decide every kernel"
-                           : "no kept build to measure here, so the stored runs are compared "
-                             "and every verdict against them warns");
 }
 
 } // namespace perfgate::detail

@@ -34,9 +34,4 @@ namespace perfgate::detail {
 [[nodiscard]] std::vector<const device_identity*>
 runners_of(const baseline& base, const std::string& device, std::string_view host);
 
-/// "the baseline ... was measured on X, this run is on Y (name A -> B): ..." for stderr (what
-/// differs in the words of report/finding_text.hpp's differences_text, as the verdicts say): why
-/// the run switches to the kept build, or what its verdicts will warn about.
-[[nodiscard]] std::string hardware_notice(const hardware_change& h);
-
 } // namespace perfgate::detail

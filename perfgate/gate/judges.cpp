@@ -428,12 +428,9 @@ findings judge_hull_band(const hull_policy& h, const hull::species& s, double ma
   hull::assumptions a = h.assumed;
   a.one_core = one_core;
   const hull::prediction p = hull::predict(k, h.f, rates, a);
-  const numbers values = {{"per_invocation_s", per_invocation},
-                          {"band_lo_s", p.band_s.lo},
-                          {"band_hi_s", p.band_s.hi},
-                          {"f", h.f},
-                          {"tolerance", h.tolerance},
-                          {"max_efficiency", max_efficiency}};
+  const numbers values = {{"per_invocation_s", per_invocation}, {"band_lo_s", p.band_s.lo},
+                          {"band_hi_s", p.band_s.hi},           {"f", h.f},
+                          {"tolerance", h.tolerance},           {"max_efficiency", max_efficiency}};
   finding_context said;
   said.words = {{"device", local.id},
                 {"hull_class", std::string(k.row->example)},
@@ -527,7 +524,7 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
   }
   const bool failed = !lead.failures.empty() || !all.failures.empty();
   const bool warned = !lead.warnings.empty() || !all.warnings.empty();
-  v.status = failed ? verdict_status::fail
+  v.status = failed         ? verdict_status::fail
              : warned       ? verdict_status::warn
              : v.efficiency ? verdict_status::pass
                             : verdict_status::skip;

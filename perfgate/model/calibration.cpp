@@ -339,16 +339,11 @@ std::string calibration_to_json(const device& d, const microbench_run& run,
       not_measured.push_back({{"key", r.key}, {"scope", r.scope}, {"note", r.note}});
       continue;
     }
-    json m = {{"key", r.key},
-              {"scope", r.scope},
-              {"threads", r.threads},
-              {"repetitions", r.repetitions},
-              {"best", r.best},
-              {"median", r.median},
-              {"min", r.min},
-              {"max", r.max},
-              {"spread", r.spread()},
-              {"note", r.note}};
+    json m = {{"key", r.key},         {"scope", r.scope},
+              {"threads", r.threads}, {"repetitions", r.repetitions},
+              {"best", r.best},       {"median", r.median},
+              {"min", r.min},         {"max", r.max},
+              {"spread", r.spread()}, {"note", r.note}};
     if (r.sm_clock_mhz) {
       m["sm_clock_mhz"] = *r.sm_clock_mhz;
     }
@@ -391,8 +386,8 @@ std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_vie
   }
   const std::string date = prov.value("date", "?");
   for (const json& m : doc["measurements"]) {
-    if (!m.is_object() || !m.contains("best") || !m["best"].is_number() ||
-        !m.contains("threads") || !m["threads"].is_number_unsigned()) {
+    if (!m.is_object() || !m.contains("best") || !m["best"].is_number() || !m.contains("threads") ||
+        !m["threads"].is_number_unsigned()) {
       continue;
     }
     const double best = m["best"].get<double>();
@@ -403,8 +398,8 @@ std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_vie
         continue;
       }
       std::ostringstream line;
-      line << r.key << " (" << r.scope << "): " << best << " from " << previous_file << " ("
-           << date << ") over this run's " << r.best;
+      line << r.key << " (" << r.scope << "): " << best << " from " << previous_file << " (" << date
+           << ") over this run's " << r.best;
       kept.push_back(line.str());
       r.note += (r.note.empty() ? "" : "; ") + std::string("best kept from the calibration of ") +
                 date + ", this run reached " + std::to_string(r.best);

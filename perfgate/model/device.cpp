@@ -150,8 +150,8 @@ std::string architecture_of(const detail::json_fields& root) {
   if (root.has("gfx_target")) {
     return root.string("gfx_target");
   }
-  return architecture_name(
-      root.has("provenance") ? root.object("provenance").string_or("arch", "") : std::string());
+  return architecture_name(root.has("provenance") ? root.object("provenance").string_or("arch", "")
+                                                  : std::string());
 }
 
 // Co-issue by architecture when the file does not say: the compute capability, else the

@@ -643,4 +643,16 @@ std::string differences_text(const hardware_change& h) {
   return fields;
 }
 
+std::string hardware_notice(const hardware_change& h) {
+  const std::string others = h.runners > 1 ? " (the nearest of its " + std::to_string(h.runners) +
+                                                 " runners of this device)"
+                                           : "";
+  return "the baseline was measured on " + describe(h.stored) + others + ", this run is on " +
+         describe(h.now) + " (" + differences_text(h) + "): " +
+         (h.action == "ab" ? "its stored runs are not compared; its kept build and this one "
+                             "run alternately here and decide every kernel"
+                           : "no kept build to measure here, so the stored runs are compared "
+                             "and every verdict against them warns");
+}
+
 } // namespace perfgate::detail

@@ -33,4 +33,9 @@ void add_finding(verdict& v, finding f);
 /// "name A -> B, driver 550 -> 560 (noted only)": what differs between two identities.
 [[nodiscard]] std::string differences_text(const hardware_change& h);
 
+/// "the baseline was measured on X, this run is on Y (name A -> B): ..." for stderr: why the run
+/// switches to the kept build (gate/hardware_check.hpp's action "ab"), or what its verdicts will
+/// warn about ("warn").
+[[nodiscard]] std::string hardware_notice(const hardware_change& h);
+
 } // namespace perfgate::detail

@@ -77,7 +77,8 @@ std::string local_device_named(std::string_view profile_device,
   }
   const auto where = detail::lower_words(named);
   for (const auto& d : devices) {
-    if (contains_run(where, detail::lower_words(d.id)) || contains_run(detail::lower_words(d.name), where)) {
+    if (contains_run(where, detail::lower_words(d.id)) ||
+        contains_run(detail::lower_words(d.name), where)) {
       return d.id;
     }
   }
@@ -147,8 +148,8 @@ report predict_report(const profile& p, const std::vector<device>& devices,
     for (std::size_t i = 0; i < devices.size(); ++i) {
       try {
         if (measured_on != nullptr && k.time_s) {
-          kr.predictions.push_back(predict_from_measurement(
-              kr.params, *k.time_s, k.sm_clock_mhz, *measured_on, devices[i], one_core));
+          kr.predictions.push_back(predict_from_measurement(kr.params, *k.time_s, k.sm_clock_mhz,
+                                                            *measured_on, devices[i], one_core));
         } else {
           kr.predictions.push_back(i == 0 && scale_local_clock
                                        ? predict_local(kr.params, k, devices[i], one_core)

@@ -99,9 +99,8 @@ struct peak_clock {
   double mhz = 0;
   std::string how; ///< empty when measured with the peak
 };
-[[nodiscard]] std::optional<peak_clock> clock_of_result(const microbench_run& run,
-                                                        const microbench_result& r,
-                                                        const device* datasheet);
+[[nodiscard]] std::optional<peak_clock>
+clock_of_result(const microbench_run& run, const microbench_result& r, const device* datasheet);
 
 /// The measured device: peaks are the best rates (B_mem = mean of read, write and copy, as the
 /// thesis defines it); every other measured key becomes an optional peak of its scope

@@ -42,7 +42,7 @@ struct device {
   /// CPU only: the peaks of one core, for single-threaded code (a one-thread benchmark must be
   /// held to one core's roof, not the socket's). Empty for GPUs.
   std::optional<device_peaks> one_core_peaks;
-  std::uint64_t compute_units = 0;                        ///< SMs, CUs or CPU cores; 0 when unknown
+  std::uint64_t compute_units = 0; ///< SMs, CUs or CPU cores; 0 when unknown
   /// The SM clock the compute peaks hold at (MHz): measured while `perfgate calibrate` ran
   /// (`clocks.mhz_after`, else `mhz_before`), or the datasheet clock the peaks were computed at
   /// (`boost_clock_mhz`). A kernel measured at another clock has its compute roof scaled.

@@ -51,8 +51,7 @@ std::string report_to_html(const report& r) {
     verdicts.right_aligned = {false, false, false, true, true, false};
     for (const std::size_t i : order) {
       const auto& k = r.kernels[i];
-      verdicts.rows.push_back({std::string(to_string(k.result.status)), names[i],
-                               k.result.device,
+      verdicts.rows.push_back({std::string(to_string(k.result.status)), names[i], k.result.device,
                                k.measured ? duration(k.measured->time_s) : "-",
                                k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
                                k.result.reasons.empty() ? "" : k.result.reasons.front()});

@@ -223,7 +223,8 @@ TEST(Gate, ExpectedLatencyIsMetByDurationAndElseUnavailableNeverFailed) {
   auto short_kernel = one_kernel(1e4, 1e5, 8e-6); // 8 us per invocation
   perfgate::apply_gate(short_kernel, policy, measured);
   EXPECT_EQ(short_kernel.kernels[0].result.status, perfgate::verdict_status::pass);
-  EXPECT_EQ(codes(short_kernel), (std::vector<std::string>{"efficiency", "latency_bound_as_expected"}));
+  EXPECT_EQ(codes(short_kernel),
+            (std::vector<std::string>{"efficiency", "latency_bound_as_expected"}));
   EXPECT_DOUBLE_EQ(number(short_kernel, "latency_bound_as_expected", "per_invocation_s"), 8e-6);
   auto long_kernel = one_kernel(1e8, 1e9, 62.5e-3); // a streaming kernel: no guess either way
   perfgate::apply_gate(long_kernel, policy, measured);
@@ -849,10 +850,10 @@ TEST(Gate, ABaselineKeepsItsBuildAndRefusesABadHash) {
   ASSERT_TRUE(back.build);
   EXPECT_EQ(back.build->executable, "b.build/bench");
   EXPECT_EQ(back.build->fnv1a64, "af63dc4c8601ec8c");
-  EXPECT_FALSE(perfgate::baseline_from_json(perfgate::baseline_to_json(
-                                                perfgate::baseline_from_report(r, "r.json")),
-                                            "b.json")
-                   .build);
+  EXPECT_FALSE(
+      perfgate::baseline_from_json(
+          perfgate::baseline_to_json(perfgate::baseline_from_report(r, "r.json")), "b.json")
+          .build);
   b.build->fnv1a64 = "AF63DC4C8601EC8C";
   try {
     (void)perfgate::baseline_from_json(perfgate::baseline_to_json(b), "b.json");

@@ -8,6 +8,7 @@
 
 #include "collectors/device_identity_probe.hpp"
 #include "gate/hardware_check.hpp"
+#include "report/finding_text.hpp"
 #include "runner_report.hpp"
 #include "test_cpu.hpp"
 #include "util/cpuinfo.hpp"
@@ -109,7 +110,8 @@ TEST(HardwareCheck, OtherHardwareSwitchesOrWarnsAndTheReportSaysSo) {
   ASSERT_TRUE(same.identity);
 
   auto other = run(62.5e-3);
-  measured.hardware = perfgate::detail::check_hardware(other, h100("GPU-bbbb"), measured.base, true);
+  measured.hardware =
+      perfgate::detail::check_hardware(other, h100("GPU-bbbb"), measured.base, true);
   ASSERT_TRUE(measured.hardware);
   EXPECT_EQ(measured.hardware->action, "warn"); // the baseline keeps no build
   perfgate::apply_gate(other, {}, measured);

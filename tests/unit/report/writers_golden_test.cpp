@@ -48,9 +48,9 @@ perfgate::report golden_report() {
       p, {perfgate::resolve_device("gtx-480"), perfgate::resolve_device("gtx-660")});
   // The SGEMM on the gtx-660 from its time on the gtx-480 (predictor measured-scaling).
   auto& sgemm = r.kernels.front();
-  sgemm.predictions[1] = perfgate::predict_from_measurement(
-      sgemm.params, 3.9827e-3, std::nullopt, perfgate::resolve_device("gtx-480"),
-      perfgate::resolve_device("gtx-660"));
+  sgemm.predictions[1] = perfgate::predict_from_measurement(sgemm.params, 3.9827e-3, std::nullopt,
+                                                            perfgate::resolve_device("gtx-480"),
+                                                            perfgate::resolve_device("gtx-660"));
   perfgate::gate_policy policy;
   policy.min_efficiency = 0.5;
   perfgate::apply_gate(r, policy);
@@ -142,7 +142,8 @@ TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
     (void)perfgate::find_report_writer("xml");
     FAIL() << "expected usage_error";
   } catch (const perfgate::usage_error& e) {
-    EXPECT_STREQ(e.what(), "unknown format 'xml': expected text, json, md, html, svg, openmetrics or junit");
+    EXPECT_STREQ(e.what(),
+                 "unknown format 'xml': expected text, json, md, html, svg, openmetrics or junit");
   }
 }
 
