@@ -61,9 +61,7 @@ cupti_run cupti_run_from_json(std::string_view text, const std::string& file) {
   run.passes = root.has("passes") ? root.count("passes") : 0;
   run.ranges_dropped = root.has("ranges_dropped") ? root.count("ranges_dropped") : 0;
   run.warnings = strings(root, "warnings");
-  const auto& kernels = root.array("kernels");
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto k = root.element(kernels[i], i, "kernels");
+  for (const auto& k : root.elements("kernels")) {
     cupti_kernel_run kr;
     kr.name = k.string("name");
     kr.launches = k.count("launches");

@@ -19,6 +19,13 @@ std::vector<double> pooled_times(const stats::runs& efficiencies) {
   return out;
 }
 
+// The time ratio MAX_EFFICIENCY_DROP allows: an efficiency (1 - drop) of the base's is a time
+// 1 / (1 - drop) of it.
+double allowed_ratio(double max_drop) { return 1 / (1 - max_drop); }
+
+// A side's runs as times relative to its roof: what the statistical judges compare.
+stats::runs times(const efficiency_sides& side) { return stats::relative_times(side.runs); }
+
 stats::kernel_ratio suite_part(double ratio, std::optional<stats::change> kind,
                                const efficiency_sides& base, const efficiency_sides& head) {
   return {ratio, kind, pooled_times(base.runs), pooled_times(head.runs)};
@@ -131,9 +138,8 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
     }
     return out;
   }
-  const double allowed = 1 / (1 - max_drop);
-  const stats::change_verdict v = stats::judge_change(
-      stats::relative_times(base.runs), stats::relative_times(head.runs), allowed, confidence);
+  const double allowed = allowed_ratio(max_drop);
+  const auto v = stats::judge_change(times(base), times(head), allowed, confidence);
   out.change = v;
   out.suite_part = suite_part(v.ratio.estimate, v.kind, base, head);
   const auto& r = v.ratio;
@@ -158,9 +164,8 @@ efficiency_judgement judge_confirmed(const efficiency_sides& base, const efficie
                                      double max_drop, double confidence,
                                      const finding_context& said) {
   efficiency_judgement out;
-  const double allowed = 1 / (1 - max_drop);
-  const stats::floor_verdict v = stats::judge_floor(
-      stats::relative_times(base.runs), stats::relative_times(head.runs), allowed, confidence);
+  const double allowed = allowed_ratio(max_drop);
+  const auto v = stats::judge_floor(times(base), times(head), allowed, confidence);
   out.confirmation = v;
   out.suite_part = suite_part(v.ratio, v.kind, base, head);
   // The floors' efficiencies read base -> head like judge_efficiency's.
@@ -183,7 +188,7 @@ efficiency_judgement judge_interleaved(const std::vector<double>& base,
                                        double head_efficiency, double max_drop, double confidence,
                                        const finding_context& said) {
   efficiency_judgement out;
-  const double allowed = 1 / (1 - max_drop);
+  const double allowed = allowed_ratio(max_drop);
   const stats::ab_verdict v = stats::judge_ab(base, head, allowed, confidence);
   out.ab = v;
   out.suite_part = stats::kernel_ratio{v.ratio.estimate, v.kind, base, head};

@@ -25,9 +25,7 @@ const std::map<key, measured_accuracy>& figures() {
       const auto doc = detail::json_fields::parse(file.text, name);
       const detail::json_fields root(doc, name, "");
       (void)root.schema({"perfgate-accuracy/1"});
-      const auto& list = root.array("figures");
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const auto f = root.element(list[i], i, "figures");
+      for (const auto& f : root.elements("figures")) {
         measured_accuracy a;
         a.median_abs_error_pct = f.non_negative("median_abs_error_pct");
         a.mean_abs_error_pct = f.non_negative("mean_abs_error_pct");

@@ -249,4 +249,14 @@ json_fields json_fields::element(const nlohmann::json& item, std::size_t index,
   return json_fields(item, m_file, key_path(array_key) + "[" + std::to_string(index) + "]");
 }
 
+std::vector<json_fields> json_fields::elements(std::string_view key) const {
+  const auto& list = array(key);
+  std::vector<json_fields> out;
+  out.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    out.push_back(element(list[i], i, key));
+  }
+  return out;
+}
+
 } // namespace perfgate::detail

@@ -34,14 +34,16 @@ public:
   [[nodiscard]] std::uint64_t count(std::string_view key) const; ///< an integer >= 0
   [[nodiscard]] json_fields object(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& array(std::string_view key) const;
-  [[nodiscard]] std::vector<std::string> strings(std::string_view key) const;  ///< string array
-  [[nodiscard]] std::vector<double> positives(std::string_view key) const;     ///< numbers > 0
+  [[nodiscard]] std::vector<std::string> strings(std::string_view key) const; ///< string array
+  [[nodiscard]] std::vector<double> positives(std::string_view key) const;    ///< numbers > 0
   /// An array of arrays of numbers > 0 (runs of samples); a bad number is named as
   /// `key[i].samples[j]`.
   [[nodiscard]] std::vector<std::vector<double>> positive_arrays(std::string_view key) const;
   [[nodiscard]] std::array<std::uint64_t, 3> dim3(std::string_view key) const; ///< [x, y, z] > 0
   [[nodiscard]] json_fields element(const nlohmann::json& item, std::size_t index,
                                     std::string_view array_key) const;
+  /// The objects of the array `key`, each named `key[i]` in its errors.
+  [[nodiscard]] std::vector<json_fields> elements(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& raw() const { return m_object; }
   [[nodiscard]] std::string key_path(std::string_view key) const;
 
