@@ -35,16 +35,12 @@ _perfgate_gpu_mode(PERFGATE_WITH_CUDA CUDA _pg_cuda_mode)
 if(_pg_cuda_mode STREQUAL "OFF")
   return()
 endif()
-set(_pg_cuda_required OFF)
-if(_pg_cuda_mode STREQUAL "ON")
-  set(_pg_cuda_required ON)
-endif()
+string(COMPARE EQUAL "${_pg_cuda_mode}" "ON" _pg_cuda_required)
 
 include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
-perfgate_subproject_language(CUDA _pg_subproject _pg_without_cuda)
-if(_pg_cuda_mode STREQUAL "AUTO" AND _pg_without_cuda AND NOT PERFGATE_CUDA_ARCHITECTURES)
-  message(STATUS "perfgate: CUDA micro-benchmarks not built: the project has not enabled CUDA "
-                 "(enable it before adding perfgate, or set PERFGATE_WITH_CUDA=ON)")
+perfgate_subproject_skips(CUDA "${_pg_cuda_mode}" "${PERFGATE_CUDA_ARCHITECTURES}"
+                          _pg_subproject _pg_skip_cuda)
+if(_pg_skip_cuda)
   return()
 endif()
 

@@ -38,16 +38,12 @@ _perfgate_gpu_mode(PERFGATE_WITH_HIP HIP _pg_hip_mode)
 if(_pg_hip_mode STREQUAL "OFF")
   return()
 endif()
-set(_pg_hip_required OFF)
-if(_pg_hip_mode STREQUAL "ON")
-  set(_pg_hip_required ON)
-endif()
+string(COMPARE EQUAL "${_pg_hip_mode}" "ON" _pg_hip_required)
 
 include("${CMAKE_CURRENT_LIST_DIR}/PerfGateSubproject.cmake")
-perfgate_subproject_language(HIP _pg_subproject _pg_without_hip)
-if(_pg_hip_mode STREQUAL "AUTO" AND _pg_without_hip AND NOT PERFGATE_HIP_ARCHITECTURES)
-  message(STATUS "perfgate: HIP micro-benchmarks not built: the project has not enabled HIP "
-                 "(enable it before adding perfgate, or set PERFGATE_WITH_HIP=ON)")
+perfgate_subproject_skips(HIP "${_pg_hip_mode}" "${PERFGATE_HIP_ARCHITECTURES}"
+                          _pg_subproject _pg_skip_hip)
+if(_pg_skip_hip)
   return()
 endif()
 

@@ -16,3 +16,17 @@ function(perfgate_subproject_language lang subproject without)
     endif()
   endif()
 endfunction()
+
+# perfgate_subproject_skips(<lang> <mode> <own architectures> <subproject> <skip>): <subproject> as
+# above; <skip> TRUE, said in a status line, where an AUTO <lang> meets a project that has not
+# enabled <lang> and perfgate was given no architectures of its own for it.
+function(perfgate_subproject_skips lang mode own_architectures subproject skip)
+  perfgate_subproject_language(${lang} is_subproject without)
+  set(${subproject} ${is_subproject} PARENT_SCOPE)
+  set(${skip} FALSE PARENT_SCOPE)
+  if(mode STREQUAL "AUTO" AND without AND NOT own_architectures)
+    message(STATUS "perfgate: ${lang} micro-benchmarks not built: the project has not enabled "
+                   "${lang} (enable it before adding perfgate, or set PERFGATE_WITH_${lang}=ON)")
+    set(${skip} TRUE PARENT_SCOPE)
+  endif()
+endfunction()
