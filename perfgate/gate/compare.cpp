@@ -175,7 +175,8 @@ std::string comparison_to_markdown(const comparison& c) {
     warned += !k.failed() && !k.warnings.empty() ? 1 : 0;
     std::string eff = "-";
     if (k.base_efficiency && k.head_efficiency) {
-      eff = fixed(*k.base_efficiency, 2) + " → " + fixed(*k.head_efficiency, 2) +
+      const auto [base, head] = detail::told_apart(*k.base_efficiency, *k.head_efficiency, 2);
+      eff = base + " → " + head +
             (k.change ? " " + std::string(stats::to_string(k.change->kind)) : "");
     }
     std::string classes;

@@ -70,11 +70,26 @@ std::string against(const finding& f) {
 }
 
 std::string drop_text(const finding& f) {
-  return "MAX_EFFICIENCY_DROP " + fixed(num(f, "max_efficiency_drop") * 100, 1) + "%";
+  return "MAX_EFFICIENCY_DROP " + threshold_text(num(f, "max_efficiency_drop") * 100, 1) + "%";
+}
+
+// The decimals of a verdict's time ratios and its allowed ratio: three, or more where a ratio
+// and the allowance would print alike ("1.1112x .. above the 1.1111x allowed").
+int ratio_decimals(const finding& f) {
+  int d = 3;
+  if (!has(f, "allowed")) {
+    return d;
+  }
+  for (const char* name : {"time_ratio", "time_ratio_lo", "time_ratio_hi", "floor_ratio"}) {
+    if (has(f, name)) {
+      d = std::max(d, decimals_beside(num(f, name), num(f, "allowed"), 3));
+    }
+  }
+  return d;
 }
 
 std::string allowance(const finding& f) {
-  return fixed(num(f, "allowed"), 3) + "x that " + drop_text(f) + " allows";
+  return fixed(num(f, "allowed"), ratio_decimals(f)) + "x that " + drop_text(f) + " allows";
 }
 
 // "; W_traf +38.0% (...)" where both sides' work is known, else nothing.
@@ -159,15 +174,30 @@ std::string latency_by_duration(const finding& f) {
          " threshold (launch overhead, tails, clocks ramping), where the roof does not apply";
 }
 
-std::string efficiency_is(const finding& f) { return "efficiency " + ratio(num(f, "efficiency")); }
+// An efficiency alone, with two significant digits at least (a bytes-only suite's 0.0149).
+std::string efficiency_is(const finding& f) {
+  return "efficiency " + with_digits(num(f, "efficiency"), 2);
+}
+
+// "efficiency 0.0123 below MIN_EFFICIENCY 0.0149": an efficiency and the threshold it is set
+// against, with the digits that tell them apart.
+std::string efficiency_against(const finding& f, std::string_view efficiency, std::string_view how,
+                               std::string_view threshold) {
+  const auto [value, limit] = beside_threshold(num(f, efficiency), num(f, threshold), 2);
+  return "efficiency " + value + std::string(how) + limit;
+}
+
+std::string against_pipeline(const finding& f, const std::string& efficiency) {
+  return efficiency + " against the pipeline model's " + duration(estimate(f).seconds) + on(f) +
+         "; " + describe_estimate(estimate(f));
+}
 
 std::string against_pipeline(const finding& f) {
-  return "efficiency " + ratio(num(f, "pipeline_efficiency")) + " against the pipeline model's " +
-         duration(estimate(f).seconds) + on(f) + "; " + describe_estimate(estimate(f));
+  return against_pipeline(f, "efficiency " + with_digits(num(f, "pipeline_efficiency"), 2));
 }
 
 std::string below_floor(const finding& f) {
-  return efficiency_is(f) + " below MIN_EFFICIENCY " + ratio(num(f, "min_efficiency")) + on(f) +
+  return efficiency_against(f, "efficiency", " below MIN_EFFICIENCY ", "min_efficiency") + on(f) +
          ": " + measured_against_roof(f);
 }
 
@@ -186,11 +216,15 @@ const std::map<std::string_view, writer, std::less<>>& efficiency_floor_writers(
       {"pipeline_efficiency", [](const finding& f) { return against_pipeline(f); }},
       {"pipeline_efficiency_below_floor",
        [](const finding& f) {
-         return against_pipeline(f) + ", below MIN_EFFICIENCY " + ratio(num(f, "min_efficiency"));
+         const auto [value, limit] =
+             beside_threshold(num(f, "pipeline_efficiency"), num(f, "min_efficiency"), 2);
+         return against_pipeline(f, "efficiency " + value) + ", below MIN_EFFICIENCY " + limit;
        }},
       {"pipeline_efficiency_above_max",
        [](const finding& f) {
-         return against_pipeline(f) + ", above MAX_EFFICIENCY " + ratio(num(f, "max_efficiency")) +
+         const auto [value, limit] =
+             beside_threshold(num(f, "pipeline_efficiency"), num(f, "max_efficiency"), 2);
+         return against_pipeline(f, "efficiency " + value) + ", above MAX_EFFICIENCY " + limit +
                 ": the kernel beats the model, so its latencies or graph are wrong";
        }},
       {"efficiency_below_floor", [](const finding& f) { return below_floor(f); }},
@@ -198,7 +232,7 @@ const std::map<std::string_view, writer, std::less<>>& efficiency_floor_writers(
        [](const finding& f) { return below_floor(f) + "; " + latency_by_duration(f); }},
       {"efficiency_above_max",
        [](const finding& f) {
-         return efficiency_is(f) + " above MAX_EFFICIENCY " + ratio(num(f, "max_efficiency")) +
+         return efficiency_against(f, "efficiency", " above MAX_EFFICIENCY ", "max_efficiency") +
                 on(f) + ": " + measured_against_roof(f) +
                 "; the kernel beats its roof, so the device's peaks are too low "
                 "(recalibrate) or the declared work is too small";
@@ -314,13 +348,15 @@ std::string point_counts(const finding& f) {
 }
 
 std::string efficiencies(const finding& f) {
-  return fixed(num(f, "base_efficiency"), 2) + " -> " + fixed(num(f, "efficiency"), 2);
+  const auto [base, head] = told_apart(num(f, "base_efficiency"), num(f, "efficiency"), 2);
+  return base + " -> " + head;
 }
 
 std::string interval(const finding& f) {
-  return "time ratio " + fixed(num(f, "time_ratio"), 3) + "x, " +
-         fixed(num(f, "confidence") * 100, 0) + "% interval " + fixed(num(f, "time_ratio_lo"), 3) +
-         "x .. " + fixed(num(f, "time_ratio_hi"), 3) + "x";
+  const int d = ratio_decimals(f);
+  return "time ratio " + fixed(num(f, "time_ratio"), d) + "x, " +
+         fixed(num(f, "confidence") * 100, 0) + "% interval " + fixed(num(f, "time_ratio_lo"), d) +
+         "x .. " + fixed(num(f, "time_ratio_hi"), d) + "x";
 }
 
 // What a change verdict rests on: by samples (judge_efficiency) or by rounds of an A/B session.
@@ -362,7 +398,8 @@ std::string floor_said(const finding& f) {
   const double runs = num(f, "runs"), base_runs = num(f, "base_runs");
   return "the fastest of " + count(f, "runs") + " runs (the first and " +
          std::to_string(static_cast<std::int64_t>(runs) - 1) + " confirmation run" +
-         (runs == 2 ? "" : "s") + " in fresh processes) took " + fixed(num(f, "floor_ratio"), 3) +
+         (runs == 2 ? "" : "s") + " in fresh processes) took " +
+         fixed(num(f, "floor_ratio"), ratio_decimals(f)) +
          "x the fastest of the " + count(f, "base_runs") + " run" + (base_runs == 1 ? "" : "s") +
          " of " + against(f) + on(f) + " (efficiency " + efficiencies(f) +
          " at the floors, floor rule)";
@@ -387,8 +424,9 @@ const std::map<std::string_view, writer, std::less<>>& point_and_statistics_writ
   static const std::map<std::string_view, writer, std::less<>> table = {
       {"efficiency_dropped",
        [](const finding& f) {
-         return "efficiency dropped " + fixed(num(f, "drop") * 100, 2) + "% vs " + against(f) +
-                on(f) + " (" + efficiencies(f) + "), more than " + drop_text(f) +
+         const double drop = num(f, "drop") * 100, limit = num(f, "max_efficiency_drop") * 100;
+         return "efficiency dropped " + fixed(drop, decimals_beside(drop, limit, 2)) + "% vs " +
+                against(f) + on(f) + " (" + efficiencies(f) + "), more than " + drop_text(f) +
                 " (a point comparison: " + point_counts(f) + ", at least " +
                 count(f, "min_samples") + " a side give a statistical verdict)" + work(f);
        }},
@@ -530,9 +568,13 @@ std::string per_invocation(const finding& f) {
   return "measured " + duration(num(f, "per_invocation_s")) + " per invocation";
 }
 
-std::string past_band(const finding& f) {
-  return per_invocation(f) + ", " + ratio(num(f, "per_invocation_s") / num(f, "band_hi_s")) +
-         "x the upper end of " + hull_band(f);
+// "1.151x the upper end of ... , more than HULL_TOLERANCE 15.00%": the ratio to the band's top
+// and the tolerance with the digits that tell 1 + tolerance and the ratio apart.
+std::string past_band(const finding& f, std::string_view how) {
+  const double r = num(f, "per_invocation_s") / num(f, "band_hi_s"), tolerance = num(f, "tolerance");
+  const int d = decimals_beside(r, 1 + tolerance, 2);
+  return per_invocation(f) + ", " + fixed(r, d) + "x the upper end of " + hull_band(f) + ", " +
+         std::string(how) + " HULL_TOLERANCE " + fixed(tolerance * 100, std::max(2, d - 2)) + "%";
 }
 
 const std::map<std::string_view, writer, std::less<>>& hull_and_clock_writers() {
@@ -540,19 +582,18 @@ const std::map<std::string_view, writer, std::less<>>& hull_and_clock_writers() 
       {"hull_faster_than_band",
        [](const finding& f) {
          return per_invocation(f) + ", faster than " + hull_band(f) +
-                " by more than MAX_EFFICIENCY " + ratio(num(f, "max_efficiency")) +
+                " by more than MAX_EFFICIENCY " + threshold_text(num(f, "max_efficiency"), 2) +
                 ": the class, f or the device data is wrong";
        }},
       {"hull_slower_than_band",
        [](const finding& f) {
-         return past_band(f) + ", more than HULL_TOLERANCE " + ratio(num(f, "tolerance") * 100) +
-                "% past it";
+         return past_band(f, "more than") + " past it";
        }},
       {"hull_within_band",
        [](const finding& f) { return per_invocation(f) + ", within " + hull_band(f); }},
       {"hull_within_tolerance",
        [](const finding& f) {
-         return past_band(f) + ", within HULL_TOLERANCE " + ratio(num(f, "tolerance") * 100) + "%";
+         return past_band(f, "within");
        }},
       {"clock_scaled",
        [](const finding& f) {

@@ -53,7 +53,7 @@ std::string report_to_html(const report& r) {
       const auto& k = r.kernels[i];
       verdicts.rows.push_back({std::string(to_string(k.result.status)), names[i], k.result.device,
                                k.measured ? duration(k.measured->time_s) : "-",
-                               k.result.efficiency ? fixed(*k.result.efficiency, 2) : "-",
+                               k.result.efficiency ? with_digits(*k.result.efficiency, 2) : "-",
                                k.result.reasons.empty() ? "" : k.result.reasons.front()});
     }
     out += "<h2>Verdicts</h2>\n" + render_html(verdicts);

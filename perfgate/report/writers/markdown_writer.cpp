@@ -55,7 +55,8 @@ std::string baseline_change(const verdict& v) {
     return "-";
   }
   const double change = (*v.efficiency - *v.baseline_efficiency) / *v.baseline_efficiency;
-  return fixed(*v.baseline_efficiency, 2) + " → " + fixed(*v.efficiency, 2) + " (" +
+  const auto [base, head] = told_apart(*v.baseline_efficiency, *v.efficiency, 2);
+  return base + " → " + head + " (" +
          (change >= 0 ? "+" : "") + fixed(change * 100, 1) + "%" +
          (v.change ? ", " + std::string(stats::to_string(v.change->kind)) : "") + ")";
 }
@@ -109,7 +110,7 @@ std::string local_table(const device& d, const std::vector<const kernel_report*>
                                     "`" + markdown_cell(names.at(k)) + "`",
                                     k->measured ? duration(k->measured->time_s) : "-",
                                     p ? duration(gated_time_s(*p)) : "-",
-                                    k->result.efficiency ? fixed(*k->result.efficiency, 2) : "-",
+                                    k->result.efficiency ? with_digits(*k->result.efficiency, 2) : "-",
                                     p ? std::string(to_string(gated_bound(*p))) : "-",
                                     p ? duration(p->predicted_time_s) : "-",
                                     baseline_change(k->result),

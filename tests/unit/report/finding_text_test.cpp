@@ -423,6 +423,52 @@ TEST(FindingText, AnUnknownCodeIsAnErrorNotAnEmptySentence) {
   }
 }
 
+// Issue 54: a value and the threshold it is judged against never print alike when they differ,
+// and a small efficiency keeps two significant digits (a bytes-only suite's floors are this low).
+TEST(FindingDigits, AnEfficiencyAndItsFloorPrintApart) {
+  EXPECT_EQ(finding_text(judged("efficiency_below_floor",
+                                {{"efficiency", 0.0123}, {"min_efficiency", 0.0149}})),
+            "efficiency 0.0123 below MIN_EFFICIENCY 0.0149 on gtx-480: " + measured_text);
+  EXPECT_EQ(finding_text(judged("efficiency_below_floor",
+                                {{"efficiency", 0.4999}, {"min_efficiency", 0.5}})),
+            "efficiency 0.4999 below MIN_EFFICIENCY 0.5000 on gtx-480: " + measured_text);
+  EXPECT_EQ(finding_text(judged("efficiency_against_roof", {{"efficiency", 0.0149}})),
+            "efficiency 0.015 against the roof on gtx-480: " + measured_text);
+}
+
+TEST(FindingDigits, ABaseAndAHeadPrintApart) {
+  auto f = with_figures(change("efficiency_dropped",
+                               {{"base_efficiency", 0.0151},
+                                {"efficiency", 0.0149},
+                                {"drop", 0.1001},
+                                {"max_efficiency_drop", 0.1},
+                                {"base_samples", 1},
+                                {"samples", 1}}),
+                        {{"min_samples", 5}});
+  EXPECT_EQ(finding_text(f),
+            "efficiency dropped 10.01% vs the baseline perf/b.json on gtx-480 (0.0151 -> 0.0149), "
+            "more than MAX_EFFICIENCY_DROP 10.0% (a point comparison: 1 vs 1 samples, at least 5 "
+            "a side give a statistical verdict)");
+}
+
+// An interval's end a hair above the allowance reads above it, with the allowance's digits.
+TEST(FindingDigits, ARatioAndTheAllowanceItPassesPrintApart) {
+  numbers n = statistics_numbers;
+  n["time_ratio_lo"] = 1.1112;
+  EXPECT_EQ(finding_text(change("slower_than_base", n)),
+            "SLOWER: efficiency 0.80 -> 0.67 vs the baseline perf/b.json on gtx-480: time ratio "
+            "1.2000x, 95% interval 1.1112x .. 1.2500x, Mann-Whitney p < 0.0001 (20 vs 20 "
+            "samples); the whole interval lies above the 1.1111x that MAX_EFFICIENCY_DROP 10.0% "
+            "allows");
+}
+
+TEST(FindingDigits, AHullRatioAndItsTolerancePrintApart) {
+  finding f = hull("hull_slower_than_band", 0.002302);
+  f.numbers["tolerance"] = 0.15;
+  EXPECT_EQ(finding_text(f), "measured 2.302 ms per invocation, 1.151x the upper end of " + band +
+                                 ", more than HULL_TOLERANCE 15.00% past it");
+}
+
 TEST(WorkChange, SameWorkWithinOnePercent) {
   EXPECT_FALSE(work_term_changed(1e9, 1.009e9));
   EXPECT_EQ(work_change_text(1e9, 4e9, 1.009e9, 3.99e9), "same work (W_comp and W_traf within 1%)");
