@@ -529,9 +529,9 @@ device with_datasheet_tensor_peaks(const device& d) {
       d.compute_units == 0) {
     return d;
   }
-  // Tensor peaks per clock of every built-in GPU of the same chip. A precision is filled in only
-  // where they all state it at one rate (H100 SXM, H200 and GH200 do; the H800's FP64 is cut, so
-  // an H100's FP64 path is not taken from them): otherwise the chip's rate is not known.
+  // Tensor peaks per clock of every built-in GPU of the same chip. A precision is filled in where
+  // they all state it; where they state different rates (the H800's FP64 is cut to 1 TFLOPS, the
+  // H100's is not) the highest, which holds for every part of the chip: a roof must not be beaten.
   const device* source = nullptr;
   std::size_t candidates = 0;
   std::map<std::string, std::vector<double>, std::less<>> rates;
@@ -550,12 +550,8 @@ device with_datasheet_tensor_peaks(const device& d) {
   }
   std::map<std::string, double, std::less<>> per_clock;
   for (const auto& [key, list] : rates) {
-    const bool agreed =
-        list.size() == candidates && std::all_of(list.begin(), list.end(), [&](double r) {
-          return std::fabs(r - list.front()) <= 1e-9 * list.front();
-        });
-    if (agreed) {
-      per_clock[key] = list.front();
+    if (list.size() == candidates) {
+      per_clock[key] = *std::max_element(list.begin(), list.end());
     }
   }
   if (source == nullptr) {
@@ -569,10 +565,10 @@ device with_datasheet_tensor_peaks(const device& d) {
     out.extra_peaks[key] = rate * *d.sm_clock_mhz;
     std::ostringstream cite;
     cite << "not measured (no tensor micro-benchmark of this precision on this architecture, or "
-            "it is not the fastest path there): the datasheet rate of built-in '"
-         << source->id << "' (architecture " << d.arch << ", " << d.compute_units
-         << " SMs, as this GPU), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz
-         << " MHz";
+            "it is not the fastest path there): the highest datasheet rate of the built-in GPUs "
+            "of this chip (architecture "
+         << d.arch << ", " << d.compute_units << " SMs, as this GPU; '" << source->id
+         << "' among them), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz << " MHz";
     out.citations[key] = cite.str();
   }
   return out;

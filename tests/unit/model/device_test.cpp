@@ -344,9 +344,9 @@ TEST(Device, MeasuredTensorPeaksAreKeptAndOnlyTheOthersFilledFromTheDatasheet) {
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp16_gflops"), 4096.0 * 132 * 1.755);
   EXPECT_NE(out.citations.at("tensor_fp16_gflops").find("not measured"), std::string::npos);
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp8_gflops"), 8192.0 * 132 * 1.755);
-  // The H800 (the same chip and SM count) states its FP64 cut to 1 TFLOPS: the built-ins do not
-  // agree on a GH100 SM's FP64 rate, so that path is not filled in.
-  EXPECT_FALSE(out.extra_peaks.contains("tensor_fp64_gflops"));
+  // The H800 (the same chip and SM count) states its FP64 cut to 1 TFLOPS, the H100 SXM, H200
+  // and GH200 a GH100 SM's 256 per clock: the highest is filled in, a bound for every part.
+  EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp64_gflops"), 256.0 * 132 * 1.755);
 }
 
 TEST(Device, VectorBitsAndHardwareThreadsRoundTrip) {
