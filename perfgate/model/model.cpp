@@ -522,16 +522,17 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
                               k.ordinary_stores)
           : std::nullopt;
   const std::optional<cache_level> outer =
-      !level && k.working_set_bytes && *k.working_set_bytes < k.W_traf
+      !level && d.kind == "gpu" && k.working_set_bytes && *k.working_set_bytes < k.W_traf
           ? last_cache_level(d, use_one_core)
           : std::nullopt;
   if (level) {
     memory.push_back(term(level->name, k.W_traf, level->gbs, k.working_set_source));
   } else if (outer && k.working_set_source.empty()) {
-    // A declared working set beyond every cache that the kernel reads more than once: DRAM must
-    // deliver the working set once, the re-reads may hit the last cache (requests to data
-    // already in flight, or still resident): te42kyfo/gpu-benches' L2 test read 17-25 MB, two
-    // to three times an MI210's 8 MB L2, at 1.5-2.3x its DRAM rate. Both terms bound the time.
+    // A GPU kernel that reads a declared working set beyond every cache more than once: DRAM
+    // must deliver the working set once, the re-reads may hit the last cache (thousands of
+    // requests to data already in flight, or still resident): te42kyfo/gpu-benches' L2 test
+    // read 17-25 MB, two to three times an MI210's 8 MB L2, at 1.5-2.3x its DRAM rate. Both
+    // terms bound the time. (A CPU streaming a set beyond its LLC cyclically misses every time.)
     memory.push_back(term("dram", *k.working_set_bytes, memory_roof_gbs(d, use_one_core),
                           "the working set once, beyond every cache"));
     memory.push_back(term(outer->name, k.W_traf, outer->gbs,
