@@ -16,6 +16,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 namespace perfgate {
 
@@ -91,17 +92,24 @@ device_peaks read_peaks(const detail::json_fields& f,
 
 // The SM clock the peaks hold at. Every form present is validated, so a bad value never hides
 // behind one that takes precedence: an explicit `sm_clock_mhz`, else the datasheet's
-// `boost_clock_mhz` (the clock its peaks were multiplied out at), else the clock `perfgate
-// calibrate` sampled right after its benchmarks (`mhz_after`, still under load). `mhz_before`
-// is sampled before the first benchmark, when the GPU may idle at a fraction of its clock, so
-// it only stands in when `mhz_after` could not be read.
+// `max_clock_mhz` (the highest clock the card runs, NVML's maximum, which its peaks are
+// multiplied out at), else its `boost_clock_mhz`, else the clock `perfgate calibrate` sampled
+// right after its benchmarks (`mhz_after`, still under load). `mhz_before` is sampled before the
+// first benchmark, when the GPU may idle at a fraction of its clock, so it only stands in when
+// `mhz_after` could not be read.
 std::optional<double> read_sm_clock(const detail::json_fields& root) {
-  std::optional<double> explicit_mhz, boost_mhz, calibrated_mhz;
+  std::optional<double> explicit_mhz, max_mhz, boost_mhz, calibrated_mhz;
   if (root.has("sm_clock_mhz")) {
     explicit_mhz = root.positive("sm_clock_mhz");
   }
   if (root.has("boost_clock_mhz")) {
     boost_mhz = root.positive("boost_clock_mhz");
+  }
+  if (root.has("max_clock_mhz")) {
+    max_mhz = root.positive("max_clock_mhz");
+    if (boost_mhz && *max_mhz < *boost_mhz) {
+      root.fail("max_clock_mhz", "expected the highest clock the card runs, >= boost_clock_mhz");
+    }
   }
   if (root.has("clocks")) {
     const auto clocks = root.object("clocks");
@@ -111,7 +119,67 @@ std::optional<double> read_sm_clock(const detail::json_fields& root) {
       }
     }
   }
-  return explicit_mhz ? explicit_mhz : boost_mhz ? boost_mhz : calibrated_mhz;
+  return explicit_mhz ? explicit_mhz : max_mhz ? max_mhz : boost_mhz ? boost_mhz : calibrated_mhz;
+}
+
+// The rates a GPU's roofs use, which `sources.measured` names (`l2`: the L2 roof, l2_gbs or the
+// SMs' load path): every other key there must be a peak of the device.
+bool is_roof_rate(const device& d, std::string_view key) {
+  return key == "dram_gbs" || key == "l2" || key == "fp32_gflops" ||
+         (key == "fp64_gflops" && d.peaks.fp64_gflops > 0) ||
+         (key.starts_with("tensor_") && d.extra_peaks.contains(key));
+}
+
+// `sources`: the datasheet, the clock's source, and per roof rate its public measurements (an
+// array of {source, best, what}) or why there is none ("none: ...").
+device_sources read_sources(const detail::json_fields& f, const device& d) {
+  device_sources s;
+  s.datasheet = f.string("datasheet");
+  s.max_clock = f.string_or("max_clock", "");
+  if (!f.has("measured")) {
+    return s;
+  }
+  const auto measured = f.object("measured");
+  for (const auto& [key, value] : measured.raw().items()) {
+    if (!is_roof_rate(d, key)) {
+      measured.fail(key, "names no rate this device's roofs use (dram_gbs, l2, fp32_gflops, "
+                         "fp64_gflops or one of its tensor peaks)");
+    }
+    if (value.is_string()) {
+      const std::string why = measured.string(key);
+      if (!why.starts_with("none: ")) {
+        measured.fail(key, "expected an array of measurements or \"none: <why>\"");
+      }
+      s.unmeasured[key] = why;
+      continue;
+    }
+    for (const auto& m : measured.elements(key)) {
+      s.measured[key].push_back({m.string("source"), m.positive("best"), m.string("what")});
+    }
+    if (s.measured[key].empty()) {
+      measured.fail(key, "expected at least one measurement, or \"none: <why>\"");
+    }
+  }
+  return s;
+}
+
+nlohmann::json sources_json(const device_sources& s) {
+  json j = {{"datasheet", s.datasheet}};
+  if (!s.max_clock.empty()) {
+    j["max_clock"] = s.max_clock;
+  }
+  json measured = json::object();
+  for (const auto& [key, list] : s.measured) {
+    measured[key] = json::array();
+    for (const auto& m : list) {
+      measured[key].push_back({{"source", m.source}, {"best", m.best}, {"what", m.what}});
+    }
+  }
+  for (const auto& [key, why] : s.unmeasured) {
+    measured[key] = why;
+  }
+  j["measured"] = std::move(measured);
+  return j;
 }
 
 json peaks_json(const device_peaks& p) {
@@ -211,6 +279,12 @@ device device_from_json(std::string_view text, const std::string& file) {
   d.vector_bits = optional_positive_int(root, "vector_bits");
   d.hardware_threads = optional_positive_int(root, "hardware_threads");
   d.sm_clock_mhz = read_sm_clock(root);
+  if (root.has("max_clock_mhz")) {
+    d.max_clock_mhz = root.positive("max_clock_mhz");
+  }
+  if (root.has("boost_clock_mhz")) {
+    d.boost_clock_mhz = root.positive("boost_clock_mhz");
+  }
   if (root.has("sustained_clock_mhz")) {
     d.sustained_clock_mhz = root.positive("sustained_clock_mhz");
     if (!d.sm_clock_mhz || *d.sustained_clock_mhz > *d.sm_clock_mhz) {
@@ -244,6 +318,9 @@ device device_from_json(std::string_view text, const std::string& file) {
     d.co_issue = root.raw().at("co_issue").get<bool>();
   } else {
     d.co_issue = default_co_issue(root, d);
+  }
+  if (root.has("sources")) {
+    d.sources = read_sources(root.object("sources"), d);
   }
   if (root.has("provenance")) {
     const auto prov = root.object("provenance");
@@ -292,6 +369,12 @@ std::string device_to_json(const device& d) {
   if (d.sm_clock_mhz) {
     j["sm_clock_mhz"] = *d.sm_clock_mhz;
   }
+  if (d.max_clock_mhz) {
+    j["max_clock_mhz"] = *d.max_clock_mhz;
+  }
+  if (d.boost_clock_mhz) {
+    j["boost_clock_mhz"] = *d.boost_clock_mhz;
+  }
   if (d.sustained_clock_mhz) {
     j["sustained_clock_mhz"] = *d.sustained_clock_mhz;
   }
@@ -319,6 +402,9 @@ std::string device_to_json(const device& d) {
     prov["citations"] = d.citations;
   }
   j["provenance"] = std::move(prov);
+  if (d.sources) {
+    j["sources"] = sources_json(*d.sources);
+  }
   return j.dump(2) + "\n";
 }
 
@@ -443,34 +529,29 @@ device with_datasheet_tensor_peaks(const device& d) {
       d.compute_units == 0) {
     return d;
   }
-  // Tensor peaks per clock of every built-in GPU of the same chip; they must agree (H100 SXM and
-  // H200 do), or the chip is not known well enough to fill anything in.
+  // Tensor peaks per clock of every built-in GPU of the same chip. A precision is filled in where
+  // they all state it; where they state different rates (the H800's FP64 is cut to 1 TFLOPS, the
+  // H100's is not) the highest, which holds for every part of the chip: a roof must not be beaten.
   const device* source = nullptr;
-  std::map<std::string, double, std::less<>> per_clock;
+  std::size_t candidates = 0;
+  std::map<std::string, std::vector<double>, std::less<>> rates;
   for (const auto& b : builtin_devices()) {
     if (b.vendor != d.vendor || b.arch != d.arch || b.compute_units != d.compute_units ||
         !b.sm_clock_mhz) {
       continue;
     }
-    std::map<std::string, double, std::less<>> rates;
+    source = source == nullptr ? &b : source;
+    ++candidates;
     for (const auto& [key, value] : b.extra_peaks) {
       if (key.starts_with("tensor_")) {
-        rates[key] = value / *b.sm_clock_mhz;
+        rates[key].push_back(value / *b.sm_clock_mhz);
       }
     }
-    if (source == nullptr) {
-      source = &b;
-      per_clock = std::move(rates);
-      continue;
-    }
-    const bool same =
-        rates.size() == per_clock.size() &&
-        std::all_of(rates.begin(), rates.end(), [&](const auto& r) {
-          const auto it = per_clock.find(r.first);
-          return it != per_clock.end() && std::fabs(it->second - r.second) <= 1e-9 * r.second;
-        });
-    if (!same) {
-      return d;
+  }
+  std::map<std::string, double, std::less<>> per_clock;
+  for (const auto& [key, list] : rates) {
+    if (list.size() == candidates) {
+      per_clock[key] = *std::max_element(list.begin(), list.end());
     }
   }
   if (source == nullptr) {
@@ -484,10 +565,10 @@ device with_datasheet_tensor_peaks(const device& d) {
     out.extra_peaks[key] = rate * *d.sm_clock_mhz;
     std::ostringstream cite;
     cite << "not measured (no tensor micro-benchmark of this precision on this architecture, or "
-            "it is not the fastest path there): the datasheet rate of built-in '"
-         << source->id << "' (architecture " << d.arch << ", " << d.compute_units
-         << " SMs, as this GPU), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz
-         << " MHz";
+            "it is not the fastest path there): the highest datasheet rate of the built-in GPUs "
+            "of this chip (architecture "
+         << d.arch << ", " << d.compute_units << " SMs, as this GPU; '" << source->id
+         << "' among them), " << rate << " per MHz, at this file's " << *d.sm_clock_mhz << " MHz";
     out.citations[key] = cite.str();
   }
   return out;
@@ -525,12 +606,45 @@ device resolve_device(std::string_view id_or_file) {
       return d;
     }
   }
-  std::string ids;
-  for (const auto& d : builtin_devices()) {
-    ids += (ids.empty() ? "" : ", ") + d.id;
+  const auto near = nearest_builtin_ids(arg);
+  throw usage_error(
+      "unknown device '" + arg + "': not a file and not a built-in id" +
+      (near.empty() ? std::string() : "; did you mean " + detail::join(near, ", ") + "?") +
+      " (`perfgate devices` lists all " + std::to_string(builtin_devices().size()) + ")");
+}
+
+std::vector<std::string> nearest_builtin_ids(std::string_view arg) {
+  // The ids `arg` begins, ends or is begun by ("h100" -> h100-pcie, h100-sxm; "4090" ->
+  // rtx-4090); without any, the ids the fewest edits away when that is at most a third of the
+  // longer ("rtx4090" -> rtx-4090). Five at most.
+  std::string lower;
+  for (const char c : arg) {
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  throw usage_error("unknown device '" + arg + "': not a file and not a built-in id (" + ids +
-                    "); `perfgate devices` lists them");
+  std::vector<std::string> parts, nearest;
+  std::size_t fewest = std::numeric_limits<std::size_t>::max();
+  for (const auto& d : builtin_devices()) {
+    const std::string& id = d.id;
+    if (lower.size() >= 2 && (id.starts_with(lower) || id.ends_with(lower) ||
+                              (lower.starts_with(id) && id.size() >= 2))) {
+      parts.push_back(id);
+      continue;
+    }
+    const std::size_t edits = detail::edit_distance(lower, id);
+    if (3 * edits > std::max(lower.size(), id.size()) || edits > fewest) {
+      continue;
+    }
+    if (edits < fewest) {
+      nearest.clear();
+      fewest = edits;
+    }
+    nearest.push_back(id);
+  }
+  std::vector<std::string>& out = parts.empty() ? nearest : parts;
+  if (out.size() > 5) {
+    out.resize(5);
+  }
+  return out;
 }
 
 } // namespace perfgate

@@ -106,14 +106,16 @@ std::optional<dram_mix_roof> dram_roof_for_mix(const device& d, bool one_core, d
   return dram_mix_roof{(R + W) / t / 1e9, a.name + " + " + b.name};
 }
 
-std::optional<cache_level> cache_holding(const device& d, double working_set_bytes, bool one_core) {
-  if (!(working_set_bytes > 0)) {
-    return std::nullopt;
-  }
+namespace {
+// The cache levels a scope has, fastest first, with their capacities (all cores of a CPU see one
+// private L1/L2 per core; a GPU's L2 is the chip's) and read bandwidths (a level without a
+// measured rate gets the next faster level's; L1: ldst_ginst x 4 B).
+std::vector<cache_level> cache_levels(const device& d, bool one_core) {
   const auto [peaks, extra, use_one_core] = peaks_of_scope(d, one_core);
   const double cores =
       use_one_core ? 1.0 : static_cast<double>(std::max<std::uint64_t>(1, d.compute_units));
-  double faster_gbs = 0; // a level without a measured rate gets the next faster level's
+  std::vector<cache_level> levels;
+  double faster_gbs = 0;
   for (const std::string_view name : {"l1", "l2", "llc"}) {
     double gbs = faster_gbs;
     if (name == "l1") {
@@ -123,16 +125,32 @@ std::optional<cache_level> cache_holding(const device& d, double working_set_byt
     }
     faster_gbs = gbs;
     const auto size = d.cache_bytes.find(name);
-    if (size == d.cache_bytes.end()) {
+    if (size == d.cache_bytes.end() || !(gbs > 0)) {
       continue;
     }
     // A GPU's L2 is one cache all SMs share; a CPU's L1 and L2 are each core's own.
     const double capacity = size->second * (name == "llc" || d.kind == "gpu" ? 1.0 : cores);
-    if (working_set_bytes <= 2 * capacity && gbs > 0) {
-      return cache_level{std::string(name), capacity, gbs};
+    levels.push_back(cache_level{std::string(name), capacity, gbs});
+  }
+  return levels;
+}
+} // namespace
+
+std::optional<cache_level> cache_holding(const device& d, double working_set_bytes, bool one_core) {
+  if (!(working_set_bytes > 0)) {
+    return std::nullopt;
+  }
+  for (const auto& level : cache_levels(d, one_core)) {
+    if (working_set_bytes <= 2 * level.capacity_bytes) {
+      return level;
     }
   }
   return std::nullopt;
+}
+
+std::optional<cache_level> last_cache_level(const device& d, bool one_core) {
+  const auto levels = cache_levels(d, one_core);
+  return levels.empty() ? std::nullopt : std::optional<cache_level>(levels.back());
 }
 
 device at_sm_clock(const device& d, double sm_clock_mhz) {
@@ -179,7 +197,19 @@ device at_sm_clock(const device& d, double sm_clock_mhz) {
 
 namespace detail {
 
-double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
+std::optional<std::string> acc16_peak_key(kernel_type t) {
+  switch (t) {
+  case kernel_type::tensor_fp16: return "tensor_fp16_acc16_gflops";
+  case kernel_type::tensor_fp8: return "tensor_fp8_acc16_gflops";
+  default: return std::nullopt;
+  }
+}
+
+accumulate_precision predicted_accumulate(accumulate_precision declared) {
+  return declared == accumulate_precision::unknown ? accumulate_precision::fp32 : declared;
+}
+
+double peak_of(kernel_type t, const device& d, const scope_peaks& scope, accumulate_precision acc) {
   switch (t) {
   case kernel_type::fp32: return scope.peaks.fp32_gflops;
   case kernel_type::fp64:
@@ -200,7 +230,12 @@ double peak_of(kernel_type t, const device& d, const scope_peaks& scope) {
                       " (the hardware lacks that precision, or the device file does not state "
                       "its peak); predict the kernel on a device that has it");
   }
-  return it->second;
+  const auto acc16_key = acc16_peak_key(t);
+  const auto acc16 = acc16_key ? scope.extra.find(*acc16_key) : scope.extra.end();
+  if (acc16 == scope.extra.end() || acc == accumulate_precision::fp32) {
+    return it->second;
+  }
+  return acc == accumulate_precision::fp16 ? acc16->second : std::max(it->second, acc16->second);
 }
 
 } // namespace detail

@@ -7,6 +7,8 @@
 #include <perfgate/error.hpp>
 #include <perfgate/model.hpp>
 
+#include "model/device_rates.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -113,8 +115,12 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
     const device g = gemm_rates ? at_gemm_rate(d) : d;
     return streams ? at_stream_rate(g) : g;
   };
-  const roof_bound from = scaling_roof_of(k, rates(source), one_core);
-  const roof_bound to_rates = scaling_roof_of(k, rates(target), one_core);
+  // The rates a prediction assumes: the declared accumulate's, else FP32 accumulate (the roof
+  // below keeps the faster rate where the accumulate is unknown: it is a bound).
+  kernel_params as_predicted = k;
+  as_predicted.accumulate = detail::predicted_accumulate(k.accumulate);
+  const roof_bound from = scaling_roof_of(as_predicted, rates(source), one_core);
+  const roof_bound to_rates = scaling_roof_of(as_predicted, rates(target), one_core);
   prediction p = predict(k, dst, one_core);
   const roof_bound& to = *p.roof; // the bound stays at the clock the peaks hold at
 

@@ -146,6 +146,9 @@ std::string profile_to_json(const profile& p) {
       if (k.work->matrix) {
         jk["declared_work"]["matrix"] = true;
       }
+      if (!k.work->accumulate.empty()) {
+        jk["declared_work"]["accumulate"] = k.work->accumulate;
+      }
       if (k.work->ordinary_stores) {
         jk["declared_work"]["ordinary_stores"] = true;
       }
@@ -232,6 +235,13 @@ profile profile_from_json(std::string_view text, const std::string& file) {
       k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
       k.work->arguments = w.string_or("arguments", "");
       k.work->matrix = w.has("matrix") && w.boolean("matrix");
+      if (w.has("accumulate")) {
+        k.work->accumulate = w.string("accumulate");
+        if (k.work->accumulate != "fp32" && k.work->accumulate != "fp16") {
+          w.fail("accumulate", "expected \"fp32\" or \"fp16\", the precision the matrix work "
+                               "accumulates in");
+        }
+      }
       if (w.has("ordinary_stores")) {
         k.work->ordinary_stores = w.boolean("ordinary_stores");
       }

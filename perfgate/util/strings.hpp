@@ -2,6 +2,7 @@
 // Small string helpers shared by the library's readers, collectors and writers.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -43,6 +44,25 @@ namespace perfgate::detail {
     words.push_back(std::move(cur));
   }
   return words;
+}
+
+/// The Levenshtein distance of `a` and `b`: the fewest single-character insertions, deletions
+/// and substitutions that turn one into the other (for "did you mean" suggestions).
+[[nodiscard]] inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
 }
 
 /// `s` without leading and trailing spaces, tabs and line ends.

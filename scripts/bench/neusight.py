@@ -203,7 +203,8 @@ def fit(data, out=print):
            for label, i in DEVICE_IDS.items()}
     for d in dev.values():
         d["arch"] = d.get("compute_capability") or d.get("gfx_target")
-    boost = {label: d["boost_clock_mhz"] for label, d in dev.items()}
+    # The clock the peaks hold at: the highest the card runs (max_clock_mhz), else its boost.
+    boost = {label: d.get("max_clock_mhz", d["boost_clock_mhz"]) for label, d in dev.items()}
     # The fastest exact-fp32 path at the boost clock: the vector pipes, or CDNA's FP32 MFMA.
     path = {label: max(d["peaks"]["fp32_gflops"], d["peaks"].get("tensor_fp32_gflops", 0))
             for label, d in dev.items()}

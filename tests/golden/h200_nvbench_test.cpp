@@ -6,7 +6,8 @@
 // exact size each example copies (2^27 bytes for throughput: 64 MiB read and 64 MiB written;
 // 2^26 for exec_tag_sync's sequence) to 1e-9 relative. The efficiency against the H200's roof
 // must agree with nvbench's own utilisation column once the two peaks are put on one scale
-// (nvbench's 4814.304 GB/s bus peak, the device file's 4800 GB/s datasheet figure), to 0.1%.
+// (nvbench's 4814.304 GB/s bus peak, the device file's 4916.74 GB/s, the memory interface's
+// rate), to 0.1%.
 #include <perfgate/device.hpp>
 #include <perfgate/gate.hpp>
 #include <perfgate/import.hpp>
@@ -68,8 +69,8 @@ TEST(H200Nvbench, ThroughputExample) {
   EXPECT_NEAR(k.work->bytes, 134217728.0, 1e-9 * 134217728.0);
   expect_samples(k, 4247, 0.00011775202819016633, 0.00011766400188207626);
   EXPECT_DOUBLE_EQ(*k.time_s, 0.00011775202819016633);
-  // nvbench's utilisation 0.2367598 of its bus peak, as a fraction of 4800 GB/s.
-  const double want = 0.2367598064500492 * kNvbenchBusPeak / 4800e9;
+  // nvbench's utilisation 0.2367598 of its bus peak, as a fraction of the H200's 4916.74 GB/s (6144 bit x 2 x 3201 MHz).
+  const double want = 0.2367598064500492 * kNvbenchBusPeak / 4916.74e9;
   EXPECT_NEAR(efficiency_on_h200(p), want, 1e-3 * want);
 }
 
@@ -80,7 +81,7 @@ TEST(H200Nvbench, ExecTagSyncExample) {
   ASSERT_TRUE(k.work);
   EXPECT_NEAR(k.work->bytes, 67108864.0, 1e-9 * 67108864.0);
   expect_samples(k, 16880, 2.9640553565585166e-05, 2.9343999922275544e-05);
-  const double want = 0.4702838518470519 * kNvbenchBusPeak / 4800e9;
+  const double want = 0.4702838518470519 * kNvbenchBusPeak / 4916.74e9;
   EXPECT_NEAR(efficiency_on_h200(p), want, 1e-3 * want);
 }
 

@@ -31,6 +31,25 @@ struct device_peaks {
   friend bool operator==(const device_peaks&, const device_peaks&) = default;
 };
 
+/// One public measurement of a rate a device's roofs use, as its file names it
+/// (`sources.measured`): who measured it (repository and commit, or paper and table), the best
+/// value of that rate it holds (in the peak's unit), and what was measured.
+struct measured_source {
+  std::string source; ///< "te42kyfo/gpu-benches@1c36d509 gpu-stream/h100_pcie.txt"
+  double best = 0;    ///< the highest rate those measurements reached (1e9 per second)
+  std::string what;   ///< "stream kernels (init, read, scale, triad, 3pt, 5pt), every occupancy"
+};
+
+/// Where a built-in device's numbers come from (`sources`): its datasheet, the source of the
+/// clock its peaks hold at, and per rate its roofs use (dram_gbs, l2, fp32_gflops, fp64_gflops,
+/// each tensor peak) the public measurements of it, or why there is none.
+struct device_sources {
+  std::string datasheet; ///< the vendor document the peaks are multiplied out from
+  std::string max_clock; ///< where max_clock_mhz comes from (NVML's maximum, as published)
+  std::map<std::string, std::vector<measured_source>, std::less<>> measured;
+  std::map<std::string, std::string, std::less<>> unmeasured; ///< rate -> "none: why"
+};
+
 struct device {
   std::string id;     ///< short, lower-case, used on the command line ("h100-sxm")
   std::string name;   ///< marketing name ("NVIDIA H100 SXM5 80GB")
@@ -52,6 +71,12 @@ struct device {
   /// (`sustained_clock_mhz`). Predicted times use it; the roof keeps sm_clock_mhz, a bound.
   /// Empty: the part sustains sm_clock_mhz.
   std::optional<double> sustained_clock_mhz;
+  /// GPU datasheet entry: the highest SM clock the card runs (NVML's maximum clock, above the
+  /// advertised boost on GeForce and workstation parts), the clock its peaks are multiplied out
+  /// at (`max_clock_mhz`); empty where the file gives only the boost clock.
+  std::optional<double> max_clock_mhz;
+  /// The advertised boost clock (`boost_clock_mhz`), kept beside a higher max_clock_mhz.
+  std::optional<double> boost_clock_mhz;
   /// GPU: the SM clock individual compute peaks were measured at (MHz), from the clock each
   /// micro-benchmark measured while it ran (`peak_clocks_mhz`): under a power cap tensor work
   /// runs below the clock read before and after the run, so its rate belongs to its own clock.
@@ -91,6 +116,9 @@ struct device {
   /// empty otherwise.
   std::string uuid;
   std::string driver;
+  /// Built-in entries: the datasheet, the clock's source and the public measurements of every
+  /// rate the roofs use (`sources`); empty for a calibrated file.
+  std::optional<device_sources> sources;
   std::string provenance_how; ///< how the numbers were obtained, with a citation
   std::string provenance_date;
   std::map<std::string, std::string, std::less<>> citations; ///< peak key -> where it comes from
@@ -176,6 +204,11 @@ struct cache_level {
 [[nodiscard]] std::optional<cache_level> cache_holding(const device& d, double working_set_bytes,
                                                        bool one_core);
 
+/// The last (largest) cache level of a scope with its bandwidth, as cache_holding rates it; empty
+/// for a device without cache data. A working set beyond every cache that is read more than once
+/// still streams its re-reads through it.
+[[nodiscard]] std::optional<cache_level> last_cache_level(const device& d, bool one_core);
+
 /// Serialise to `perfgate-device/1` JSON text.
 [[nodiscard]] std::string device_to_json(const device& d);
 
@@ -215,7 +248,11 @@ struct gpu_identity {
 [[nodiscard]] const std::vector<device>& builtin_devices();
 
 /// A device by built-in id, or by file path when the argument names an existing file or ends in
-/// `.json`. Throws usage_error for an unknown id (listing the ids that exist).
+/// `.json`. Throws usage_error for an unknown id, suggesting the nearest built-in ids.
 [[nodiscard]] device resolve_device(std::string_view id_or_file);
+
+/// The built-in ids nearest to a name that is none (nearest first, five at most): those that
+/// begin or end with it or begin it, else those within a third of its length in edits.
+[[nodiscard]] std::vector<std::string> nearest_builtin_ids(std::string_view name);
 
 } // namespace perfgate

@@ -24,6 +24,11 @@
 
 namespace perfgate {
 
+/// The precision matrix work accumulates in, where a device's tensor rate depends on it: GeForce
+/// parts run FP16 and FP8 with FP16 accumulate at twice their FP32-accumulate rate
+/// (`tensor_<precision>_acc16_gflops` beside `tensor_<precision>_gflops`).
+enum class accumulate_precision { unknown, fp32, fp16 };
+
 /// The work a kernel's performance is measured in: SIMT floating-point or integer operations, or
 /// tensor-core (matrix-core) operations of one input precision.
 enum class kernel_type {
@@ -112,6 +117,10 @@ struct kernel_params {
   /// tensor operations counted, or a library GEMM's kernel name): the roof may hold its SIMT
   /// precision to the matrix units that compute it exactly (matrix_peak).
   bool matrix = false;
+  /// What the tensor work accumulates in (declared `accumulate`). A roof takes the rate of that
+  /// accumulate, the faster one where it is unknown (a bound whatever the kernel does); a
+  /// prediction takes FP32 where it is unknown, what PyTorch and cuBLAS GEMMs accumulate in.
+  accumulate_precision accumulate = accumulate_precision::unknown;
 };
 
 /// Whether a kernel's name is a library's matrix product: cuBLAS/CUTLASS (`sgemm`, `gemm`,

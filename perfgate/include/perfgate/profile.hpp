@@ -121,6 +121,10 @@ struct declared_work {
   /// The work is a matrix product (GEMM, batched GEMM, convolution, attention): a roof may
   /// hold it to the matrix units that compute its precision exactly (`"matrix": true`).
   bool matrix = false;
+  /// The precision the matrix work accumulates in (`"accumulate": "fp32"` or `"fp16"`); empty:
+  /// not declared. GeForce parts run FP16 and FP8 with FP16 accumulate at twice the rate of
+  /// FP32 accumulate (docs/tensor.md, "Accumulate precision").
+  std::string accumulate{};
 };
 
 /// One kernel (all invocations of one kernel name, aggregated).

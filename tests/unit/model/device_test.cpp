@@ -116,10 +116,13 @@ TEST(Device, BuiltinDatabaseHasThesisAndCurrentGpusAllCited) {
         "v100-sxm2", "a100-40gb", "a100-80gb", "h100-sxm", "h100-pcie",   "h200",
         "l4",        "l40s",      "rtx-4090",  "b200",     "mi210",       "mi250x",
         "mi300x",    "gtx470",    "gts250",    "i7-930",   "q8300",       "v100-pcie",
-        "a100-pcie-40gb", "a100-pcie-80gb"}) {
+        "a100-pcie-40gb", "a100-pcie-80gb",
+        // issue 53: the cards teams run CI on
+        "t4", "a10", "a40", "l40", "l20", "rtx-3090", "rtx-5090", "rtx-6000-ada", "gh200", "h20",
+        "h800", "h800-pcie", "a800", "v100s", "mi100", "mi300a"}) {
     EXPECT_TRUE(ids.contains(id)) << id;
   }
-  EXPECT_EQ(all.size(), 26U);
+  EXPECT_EQ(all.size(), 42U);
   EXPECT_TRUE(std::is_sorted(all.begin(), all.end(),
                              [](const auto& a, const auto& b) { return a.id < b.id; }));
 }
@@ -149,7 +152,21 @@ TEST(Device, DatasheetPeaksFollowPerSmRatesTimesSmsTimesClock) {
   EXPECT_NEAR(h100.peaks.fp32_gflops, 128 * 2 * 132 * 1.98, 1e-6);
   EXPECT_NEAR(h100.peaks.fp64_gflops, 64 * 2 * 132 * 1.98, 1e-6);
   EXPECT_NEAR(h100.peaks.ldst_ginst, 32 * 132 * 1.98, 1e-6);
-  EXPECT_EQ(h100.peaks.dram_gbs, 3350.0);
+  // The memory interface's rate, not the rounded 3.35 TB/s: 5120 bit x 2 x 2619 MHz / 8.
+  EXPECT_DOUBLE_EQ(h100.peaks.dram_gbs, 5120.0 * 2 * 2.619 / 8);
+  // A GeForce part's peaks hold at the highest clock it runs (NVML's 3105 MHz on an RTX 4090),
+  // not at its advertised 2520 MHz boost; predictions take the boost clock.
+  const auto rtx = perfgate::resolve_device("rtx-4090");
+  EXPECT_EQ(rtx.sm_clock_mhz, 3105.0);
+  EXPECT_EQ(rtx.max_clock_mhz, 3105.0);
+  EXPECT_EQ(rtx.boost_clock_mhz, 2520.0);
+  EXPECT_EQ(rtx.sustained_clock_mhz, 2520.0);
+  EXPECT_NEAR(rtx.extra_peaks.at("tensor_bf16_gflops"), 512 * 128 * 3.105, 1e-6);
+  // Its FP16 tensor rate depends on the accumulate: FP16 accumulate twice FP32 accumulate.
+  EXPECT_NEAR(rtx.extra_peaks.at("tensor_fp16_acc16_gflops"),
+              2 * rtx.extra_peaks.at("tensor_fp16_gflops"), 1e-6);
+  // CDNA 3's FP32 vector rate is packed FP32 (v_pk_fma_f32), the datasheet's 163.4 TFLOPS.
+  EXPECT_NEAR(perfgate::resolve_device("mi300x").peaks.fp32_gflops, 256 * 304 * 2.1, 1e-6);
 }
 
 TEST(Device, AFolderNamedLikeABuiltInIdDoesNotShadowIt) {
@@ -175,13 +192,25 @@ TEST(Device, AFolderNamedLikeABuiltInIdDoesNotShadowIt) {
 
 TEST(Device, ResolveByIdOrFileAndRejectUnknownIds) {
   EXPECT_EQ(perfgate::resolve_device("gtx-660").name, "NVIDIA GeForce GTX 660");
-  try {
-    (void)perfgate::resolve_device("gtx-9999");
-    FAIL() << "expected usage_error";
-  } catch (const perfgate::usage_error& e) {
-    EXPECT_NE(std::string(e.what()).find("unknown device 'gtx-9999'"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("h100-sxm"), std::string::npos);
-  }
+  const auto message = [](const char* id) {
+    try {
+      (void)perfgate::resolve_device(id);
+    } catch (const perfgate::usage_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // Nothing near: no guess, the way to the list.
+  EXPECT_EQ(message("gtx-9999"), "unknown device 'gtx-9999': not a file and not a built-in id "
+                                 "(`perfgate devices` lists all " +
+                                     std::to_string(perfgate::builtin_devices().size()) + ")");
+  // A prefix, a part of the id, a typo: the nearest ids, nearest first.
+  EXPECT_NE(message("h100").find("; did you mean h100-pcie, h100-sxm?"), std::string::npos);
+  EXPECT_NE(message("4090").find("; did you mean rtx-4090?"), std::string::npos);
+  EXPECT_NE(message("RTX4090").find("; did you mean rtx-4090?"), std::string::npos);
+  EXPECT_NE(message("mi300").find("; did you mean mi300a, mi300x?"), std::string::npos);
+  EXPECT_EQ(perfgate::nearest_builtin_ids("a10g"), (std::vector<std::string>{"a10"}));
+  EXPECT_TRUE(perfgate::nearest_builtin_ids("quantum-9").empty());
   const auto file = std::filesystem::temp_directory_path() / "perfgate-test-device.json";
   std::ofstream(file) << valid_device().dump();
   const auto d = perfgate::resolve_device(file.string());
@@ -315,6 +344,9 @@ TEST(Device, MeasuredTensorPeaksAreKeptAndOnlyTheOthersFilledFromTheDatasheet) {
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp16_gflops"), 4096.0 * 132 * 1.755);
   EXPECT_NE(out.citations.at("tensor_fp16_gflops").find("not measured"), std::string::npos);
   EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp8_gflops"), 8192.0 * 132 * 1.755);
+  // The H800 (the same chip and SM count) states its FP64 cut to 1 TFLOPS, the H100 SXM, H200
+  // and GH200 a GH100 SM's 256 per clock: the highest is filled in, a bound for every part.
+  EXPECT_DOUBLE_EQ(out.extra_peaks.at("tensor_fp64_gflops"), 256.0 * 132 * 1.755);
 }
 
 TEST(Device, VectorBitsAndHardwareThreadsRoundTrip) {
@@ -464,10 +496,10 @@ TEST(Device, BoatHullDevicesCarryThePapersTableValuesExactly) {
 // the PCIe link's per-direction rate.
 TEST(Device, BuiltinHullEstimatesFollowTheirRule) {
   const auto h100 = perfgate::resolve_device("h100-sxm");
-  EXPECT_DOUBLE_EQ(h100.extra_peaks.at("uncoalesced_gbs"), 3350.0 * 4 / 32);
+  EXPECT_DOUBLE_EQ(h100.extra_peaks.at("uncoalesced_gbs"), 3352.32 * 4 / 32);
   EXPECT_EQ(h100.extra_peaks.at("bus_gbs"), 63.0); // PCIe 5.0 x16
   const auto mi300x = perfgate::resolve_device("mi300x");
-  EXPECT_DOUBLE_EQ(mi300x.extra_peaks.at("uncoalesced_gbs"), 5300.0 * 4 / 64);
+  EXPECT_DOUBLE_EQ(mi300x.extra_peaks.at("uncoalesced_gbs"), 5324.8 * 4 / 64);
   EXPECT_EQ(perfgate::resolve_device("gtx-480").extra_peaks.at("bus_gbs"), 8.0);    // PCIe 2.0
   EXPECT_EQ(perfgate::resolve_device("gtx-1060").extra_peaks.at("bus_gbs"), 15.75); // PCIe 3.0
   EXPECT_EQ(perfgate::resolve_device("a100-80gb").extra_peaks.at("bus_gbs"), 31.5); // PCIe 4.0
@@ -475,7 +507,7 @@ TEST(Device, BuiltinHullEstimatesFollowTheirRule) {
   // Bandwidths are not issue rates: a kernel at another SM clock keeps them.
   const auto slow = perfgate::at_sm_clock(h100, 990.0);
   EXPECT_EQ(slow.extra_peaks.at("bus_gbs"), 63.0);
-  EXPECT_DOUBLE_EQ(slow.extra_peaks.at("uncoalesced_gbs"), 3350.0 * 4 / 32);
+  EXPECT_DOUBLE_EQ(slow.extra_peaks.at("uncoalesced_gbs"), 3352.32 * 4 / 32);
 }
 
 // Which built-in datasheet entry a GPU is (issue 32): the H200 has the H100 SXM's chip, SM count
@@ -532,5 +564,90 @@ TEST(DeviceFile, PeakClocksMustNameAPeak) {
     EXPECT_NE(std::string(e.what()).find("key 'peak_clocks_mhz.tensor_fp8_gflops': names no peak"),
               std::string::npos)
         << e.what();
+  }
+}
+
+// Issue 53: the highest clock a card runs is the clock its peaks hold at; it is never below the
+// advertised boost.
+TEST(DeviceFile, MaxClockIsThePeaksClockAndAtLeastTheBoost) {
+  auto j = valid_device();
+  j["boost_clock_mhz"] = 2520;
+  j["max_clock_mhz"] = 3105;
+  const auto d = perfgate::device_from_json(j.dump(), "dev.json");
+  EXPECT_EQ(d.sm_clock_mhz, 3105.0);
+  EXPECT_EQ(d.max_clock_mhz, 3105.0);
+  EXPECT_EQ(d.boost_clock_mhz, 2520.0);
+  const auto again = perfgate::device_from_json(perfgate::device_to_json(d), "again.json");
+  EXPECT_EQ(again.max_clock_mhz, 3105.0);
+  EXPECT_EQ(again.boost_clock_mhz, 2520.0);
+  j["max_clock_mhz"] = 2400;
+  EXPECT_EQ(message_of(j), "dev.json: key 'max_clock_mhz': expected the highest clock the card "
+                           "runs, >= boost_clock_mhz");
+}
+
+json with_sources(json measured) {
+  auto j = valid_device();
+  j["peaks"]["tensor_bf16_gflops"] = 400;
+  j["sources"] = {{"datasheet", "Vendor datasheet"}, {"max_clock", "nvidia-smi -q"},
+                  {"measured", std::move(measured)}};
+  return j;
+}
+
+TEST(DeviceFile, SourcesNameTheMeasurementsOfRoofRatesOnly) {
+  const auto d = perfgate::device_from_json(
+      with_sources({{"dram_gbs", {{{"source", "a/b@1 f.txt"}, {"best", 9.5}, {"what", "stream"}}}},
+                    {"tensor_bf16_gflops", "none: no public measurement"}})
+          .dump(),
+      "dev.json");
+  ASSERT_TRUE(d.sources);
+  EXPECT_EQ(d.sources->datasheet, "Vendor datasheet");
+  EXPECT_EQ(d.sources->measured.at("dram_gbs").at(0).best, 9.5);
+  EXPECT_EQ(d.sources->unmeasured.at("tensor_bf16_gflops"), "none: no public measurement");
+  const auto again = perfgate::device_from_json(perfgate::device_to_json(d), "again.json");
+  EXPECT_EQ(again.sources->measured.at("dram_gbs").at(0).source, "a/b@1 f.txt");
+  EXPECT_EQ(again.sources->unmeasured, d.sources->unmeasured);
+  // A key that is no rate of this device's roofs, a reason that is no "none: ...", an empty list.
+  EXPECT_NE(message_of(with_sources({{"tensor_fp8_gflops", "none: x"}}))
+                .find("key 'sources.measured.tensor_fp8_gflops': names no rate this device's roofs use"),
+            std::string::npos);
+  EXPECT_NE(message_of(with_sources({{"dram_gbs", "measured somewhere"}}))
+                .find("key 'sources.measured.dram_gbs': expected an array of measurements or "
+                      "\"none: <why>\""),
+            std::string::npos);
+  EXPECT_NE(message_of(with_sources({{"dram_gbs", json::array()}})).find("at least one"),
+            std::string::npos);
+  auto j = with_sources(json::object());
+  j["sources"].erase("datasheet");
+  EXPECT_EQ(message_of(j), "dev.json: key 'sources.datasheet': missing");
+}
+
+// Every built-in GPU names its datasheet, where its clock comes from and, for every rate its
+// roofs use, the public measurements of it or why there are none (tests/cli/
+// check_published_roofs.py checks those against the data kept in tests/data/published).
+TEST(Device, EveryBuiltinGpuNamesItsSources) {
+  for (const auto& d : perfgate::builtin_devices()) {
+    if (d.kind != "gpu") {
+      continue;
+    }
+    SCOPED_TRACE(d.id);
+    ASSERT_TRUE(d.sources);
+    EXPECT_FALSE(d.sources->datasheet.empty());
+    EXPECT_FALSE(d.sources->max_clock.empty());
+    std::vector<std::string> rates = {"dram_gbs", "fp32_gflops"};
+    if (d.cache_bytes.contains("l2")) {
+      rates.emplace_back("l2");
+    }
+    if (d.peaks.fp64_gflops > 0) {
+      rates.emplace_back("fp64_gflops");
+    }
+    for (const auto& [key, value] : d.extra_peaks) {
+      if (key.starts_with("tensor_")) {
+        rates.push_back(key);
+      }
+    }
+    for (const auto& rate : rates) {
+      EXPECT_TRUE(d.sources->measured.contains(rate) || d.sources->unmeasured.contains(rate))
+          << rate;
+    }
   }
 }
