@@ -9,7 +9,7 @@ include(GNUInstallDirs)
 set(PERFGATE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/PerfGate")
 install(TARGETS perfgate.cli EXPORT PerfGateTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 if(PERFGATE_CUPTI_ENABLED)
-  install(TARGETS perfgate.cupti_injection LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+  install(TARGETS perfgate.cupti_injection LIBRARY DESTINATION "${PERFGATE_INSTALL_PRIVATE_LIBDIR}")
 endif()
 install(EXPORT PerfGateTargets NAMESPACE perfgate:: DESTINATION "${PERFGATE_INSTALL_CMAKEDIR}")
 configure_package_config_file(
