@@ -51,13 +51,14 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   # information, which nothing here reads and which costs a fifth of the compile time
   # (gate.cpp: 44 s -> 36 s on the loaded 2-core VM).
   PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON \
-    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
+    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON -DPERFGATE_FETCH_DEPENDENCIES=OFF \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
 # The GitHub action's and the GitLab template's checks run scripts and recorded profiles: the
 # same in every configuration.
-ci_scripts='^ci\.(action|gitlab_template)$'
+ci_scripts='^ci\.(action|action_install|gitlab_template)$'
 same_everywhere="^consumer\.(fetchcontent|examples_build)\$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|$ci_scripts"
 same_as_nogpu="$same_everywhere|^consumer\.deb$"
 
