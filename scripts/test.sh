@@ -19,7 +19,8 @@
 # and nocupti's consumer.deb (120 s) would package nogpu's binaries and files again (its tree is
 # nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no option),
 # then build and calibrate the same consumer.
-# PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
+# PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default; PERFGATE_TEST_CONFIGS=clean
+# is the clean-machine proof (scripts/clean-machine.sh, docs/ci.md), never run by default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
@@ -151,7 +152,11 @@ for config in $configs; do
         run_config nocupti "$root/build-nocupti" "$same_everywhere" -DPERFGATE_WITH_CUPTI=OFF \
           -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF
       fi ;;
-    *) echo "scripts/test.sh: unknown configuration '$config' (default, cmake4, nogpu, nocupti)" >&2
+    clean)
+      # Not in the default list: a minimal Debian made with mmdebstrap, perfgate built, packaged,
+      # installed and gated there (scripts/clean-machine.sh; root, the mirror, DEPS_DIR).
+      "$root/scripts/clean-machine.sh" "${PERFGATE_CLEAN_DIR:-/tmp/perfgate-clean-machine}" ;;
+    *) echo "scripts/test.sh: unknown configuration '$config' (default, cmake4, nogpu, nocupti, clean)" >&2
        exit 2 ;;
   esac
 done
