@@ -402,68 +402,39 @@ function(_perfgate_calibration backend perfgate out_var)
   set(${out_var} "${file}" PARENT_SCOPE)
 endfunction()
 
-# In add_perf_prediction: `perfgate run`'s OPTION with the keyword's value, when it was given.
-macro(_perfgate_forward keyword option)
-  if(DEFINED arg_${keyword})
-    list(APPEND command ${option} "${arg_${keyword}}")
-  endif()
-endmacro()
-
-# AB_BASE_BINARY: the test runs `perfgate ab` (base build against the target) instead of
-# `perfgate run`; what only a single build's gate can judge is refused. Sets `command`.
-# `strict`: the keyword was given, so a single build's criterion beside it is an error; for
-# PERFGATE_AB_BASE_DIR (every test of the project) those criteria are left out instead.
-macro(_perfgate_ab_command name strict)
-  foreach(single MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND BASELINE TARGET_CI TIME_BUDGET
-                 CONFIRM_BUDGET AB_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
-    if(DEFINED arg_${single} AND ${strict})
-      _perfgate_fail(${name} "AB_BASE_BINARY compares two builds: ${single} is a criterion of "
-                     "one build's gate (perfgate run), not of perfgate ab")
-    endif()
-  endforeach()
-  if(${strict} AND (arg_FLUSH_L2 OR collector STREQUAL "profile"))
-    _perfgate_fail(${name} "AB_BASE_BINARY runs both builds: FLUSH_L2 and a recorded PROFILE "
-                   "are for perfgate run")
-  endif()
-  set(command "${perfgate}" ab --base "${arg_AB_BASE_BINARY}" --head "$<TARGET_FILE:${target}>"
-      --collector "${collector}" --device "${local_file}")
-  foreach(device IN LISTS devices)
-    list(APPEND command --device "${device}")
-  endforeach()
-  _perfgate_forward(KERNELS --kernels)
-  _perfgate_forward(MAX_EFFICIENCY_DROP --max-efficiency-drop)
-  _perfgate_forward(CONFIDENCE --confidence)
-  _perfgate_forward(REPETITIONS --repetitions)
-  if(arg_KEEP_WARM_UP)
-    list(APPEND command --keep-warm-up)
-  endif()
-  list(APPEND command --report "${report}" --timeout "${timeout}" --time-budget "${timeout}"
-       -- ${arg_ARGS})
-endmacro()
-
-# add_perf_prediction's steps, macros that work in its scope on its `arg_*` variables and on
-# `name` (what its errors are called), in order:
+# add_perf_prediction's steps are functions. Each takes `args`, the prefix of the caller's
+# cmake_parse_arguments results (it reads ${args}_<KEYWORD>, nothing else of the caller's), and
+# `name`, what its errors call the test; each returns what it finds in the variables the caller
+# names (as CMake's GoogleTest module does), and sets nothing else. In order:
 #   _perfgate_check_keywords   unknown keywords, values missing, misspelt ones, the target
-#   _perfgate_check_values     each keyword's value and the keywords it needs beside it; sets
-#                              collector, timeout, devices, test_name, report, perfgate
-#   _perfgate_local_device     the collector auto resolves to and the device calibrated for it;
-#                              sets backend, local_file, fixtures, resource
+#   _perfgate_check_collection COLLECTOR and the keywords that need it      -> collector
+#   _perfgate_check_criteria   efficiency, class, change, the hull's band
+#   _perfgate_check_budgets    confidence, repetitions, budgets              -> timeout
+#   _perfgate_local_device     the collector auto resolves to and the device calibrated for it
+#                              -> collector, backend, local file, fixtures, resource
 #   _perfgate_run_command /    the test's command (perfgate run, or perfgate ab against a base
-#   _perfgate_ab_command       build); sets command
+#   _perfgate_ab_command       build)                                        -> command
 #   _perfgate_register         the test, its timeout, labels, device lock and fixture
 
-macro(_perfgate_check_keywords)
-  if(arg_UNPARSED_ARGUMENTS)
-    string(REPLACE ";" " " all_keywords "${options};${one_value};${multi_value}")
-    _perfgate_fail(${name} "unknown keyword or stray value: ${arg_UNPARSED_ARGUMENTS} "
+# Appends `perfgate run`'s OPTION with the keyword's value to the list `list_var`, when the
+# keyword was given.
+function(_perfgate_forward list_var args keyword option)
+  if(DEFINED ${args}_${keyword})
+    set(${list_var} ${${list_var}} ${option} "${${args}_${keyword}}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(_perfgate_check_keywords name args target keywords)
+  if(${args}_UNPARSED_ARGUMENTS)
+    string(REPLACE ";" " " all_keywords "${keywords}")
+    _perfgate_fail(${name} "unknown keyword or stray value: ${${args}_UNPARSED_ARGUMENTS} "
                    "(keywords: ${all_keywords})")
   endif()
-  if(arg_KEYWORDS_MISSING_VALUES)
-    _perfgate_fail(${name} "keyword without a value: ${arg_KEYWORDS_MISSING_VALUES}")
+  if(${args}_KEYWORDS_MISSING_VALUES)
+    _perfgate_fail(${name} "keyword without a value: ${${args}_KEYWORDS_MISSING_VALUES}")
   endif()
-  foreach(keyword IN LISTS multi_value)
-    _perfgate_check_multi_values(${name} ${keyword} "${options};${one_value};${multi_value}"
-                                 ${arg_${keyword}})
+  foreach(keyword IN LISTS ARGN) # the multi-value keywords
+    _perfgate_check_multi_values(${name} ${keyword} "${keywords}" ${${args}_${keyword}})
   endforeach()
   if(NOT TARGET "${target}")
     _perfgate_fail(${name} "\"${target}\" is not a target defined before this call")
@@ -472,145 +443,130 @@ macro(_perfgate_check_keywords)
   if(NOT type STREQUAL "EXECUTABLE")
     _perfgate_fail(${name} "\"${target}\" is a ${type}, expected an executable target")
   endif()
-endmacro()
+endfunction()
 
-# The keywords that choose how kernels are measured, and which need each other.
-macro(_perfgate_check_collection)
+# The keywords that choose how kernels are measured, and which need each other; `out_collector`
+# gets COLLECTOR (auto when not given).
+function(_perfgate_check_collection name args out_collector)
   set(collector auto)
-  if(DEFINED arg_COLLECTOR)
-    set(collector "${arg_COLLECTOR}")
+  if(DEFINED ${args}_COLLECTOR)
+    set(collector "${${args}_COLLECTOR}")
   endif()
   if(NOT collector MATCHES "^(auto|cupti|ncu|rocprof|gbench|nvbench|profile)$")
     _perfgate_fail(${name} "COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, "
                    "nvbench, profile; got \"${collector}\"")
   endif()
-  if(collector STREQUAL "profile" AND NOT arg_PROFILE)
+  if(collector STREQUAL "profile" AND NOT ${args}_PROFILE)
     _perfgate_fail(${name} "COLLECTOR profile needs PROFILE <file>")
   endif()
-  if(DEFINED arg_LOCAL_DEVICE)
-    if(NOT arg_LOCAL_DEVICE MATCHES "^(cpu|gpu)$")
-      _perfgate_fail(${name} "LOCAL_DEVICE must be cpu or gpu, got \"${arg_LOCAL_DEVICE}\"")
+  if(DEFINED ${args}_LOCAL_DEVICE)
+    if(NOT ${args}_LOCAL_DEVICE MATCHES "^(cpu|gpu)$")
+      _perfgate_fail(${name} "LOCAL_DEVICE must be cpu or gpu, got \"${${args}_LOCAL_DEVICE}\"")
     endif()
     if(NOT collector MATCHES "^(gbench|auto)$")
       _perfgate_fail(${name} "LOCAL_DEVICE is for Google Benchmark binaries (COLLECTOR gbench); "
                      "the ${collector} collector's device is fixed")
     endif()
   endif()
-  if(DEFINED arg_PIPELINE_IDG AND NOT DEFINED arg_PIPELINE_LATENCIES)
+  if(DEFINED ${args}_PIPELINE_IDG AND NOT DEFINED ${args}_PIPELINE_LATENCIES)
     _perfgate_fail(${name} "PIPELINE_IDG needs PIPELINE_LATENCIES, the local device's latencies")
   endif()
-  if(DEFINED arg_PIPELINE_LATENCIES AND NOT DEFINED arg_PIPELINE_IDG)
+  if(DEFINED ${args}_PIPELINE_LATENCIES AND NOT DEFINED ${args}_PIPELINE_IDG)
     _perfgate_fail(${name} "PIPELINE_LATENCIES needs PIPELINE_IDG, the kernels' graphs")
   endif()
-  if(arg_PROFILE AND NOT collector STREQUAL "profile")
+  if(${args}_PROFILE AND NOT collector STREQUAL "profile")
     _perfgate_fail(${name} "PROFILE is only used with COLLECTOR profile")
   endif()
-endmacro()
+  set(${out_collector} "${collector}" PARENT_SCOPE)
+endfunction()
 
 # The criteria a kernel is judged by: efficiency, class, change, the hull's band.
-macro(_perfgate_check_criteria)
-  if(DEFINED arg_EXPECT_BOUND AND NOT arg_EXPECT_BOUND MATCHES "^(memory|compute|latency)$")
+function(_perfgate_check_criteria name args)
+  if(DEFINED ${args}_EXPECT_BOUND AND NOT ${args}_EXPECT_BOUND MATCHES "^(memory|compute|latency)$")
     _perfgate_fail(${name} "EXPECT_BOUND must be memory, compute or latency, got "
-                   "\"${arg_EXPECT_BOUND}\"")
+                   "\"${${args}_EXPECT_BOUND}\"")
   endif()
-  if(DEFINED arg_MIN_EFFICIENCY)
-    _perfgate_check_number(${name} MIN_EFFICIENCY "${arg_MIN_EFFICIENCY}" 0 1)
+  if(DEFINED ${args}_MIN_EFFICIENCY)
+    _perfgate_check_number(${name} MIN_EFFICIENCY "${${args}_MIN_EFFICIENCY}" 0 1)
   endif()
-  if(DEFINED arg_MAX_EFFICIENCY)
-    _perfgate_check_number(${name} MAX_EFFICIENCY "${arg_MAX_EFFICIENCY}" "" "")
+  if(DEFINED ${args}_MAX_EFFICIENCY)
+    _perfgate_check_number(${name} MAX_EFFICIENCY "${${args}_MAX_EFFICIENCY}" "" "")
   endif()
-  if(DEFINED arg_MAX_EFFICIENCY_DROP)
-    _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${arg_MAX_EFFICIENCY_DROP}" 0 0.99)
-    _perfgate_warn_without_baseline(${name} MAX_EFFICIENCY_DROP "${arg_BASELINE}")
+  if(DEFINED ${args}_MAX_EFFICIENCY_DROP)
+    _perfgate_check_number(${name} MAX_EFFICIENCY_DROP "${${args}_MAX_EFFICIENCY_DROP}" 0 0.99)
+    _perfgate_warn_without_baseline(${name} MAX_EFFICIENCY_DROP "${${args}_BASELINE}")
   endif()
-  if(DEFINED arg_HULL_SPECIES AND NOT DEFINED arg_HULL_F)
+  if(DEFINED ${args}_HULL_SPECIES AND NOT DEFINED ${args}_HULL_F)
     _perfgate_fail(${name} "HULL_SPECIES needs HULL_F, the class's operations per operator "
                    "application")
   endif()
-  if(DEFINED arg_HULL_F AND NOT DEFINED arg_HULL_SPECIES)
+  if(DEFINED ${args}_HULL_F AND NOT DEFINED ${args}_HULL_SPECIES)
     _perfgate_fail(${name} "HULL_F needs HULL_SPECIES, the algorithm class it belongs to")
   endif()
-  if(DEFINED arg_HULL_F)
-    _perfgate_check_number(${name} HULL_F "${arg_HULL_F}" 0 "")
+  if(DEFINED ${args}_HULL_F)
+    _perfgate_check_number(${name} HULL_F "${${args}_HULL_F}" 0 "")
   endif()
-  if(DEFINED arg_HULL_TOLERANCE)
-    if(NOT DEFINED arg_HULL_SPECIES)
+  if(DEFINED ${args}_HULL_TOLERANCE)
+    if(NOT DEFINED ${args}_HULL_SPECIES)
       _perfgate_fail(${name} "HULL_TOLERANCE needs HULL_SPECIES and HULL_F")
     endif()
-    _perfgate_check_number(${name} HULL_TOLERANCE "${arg_HULL_TOLERANCE}" 0 10)
+    _perfgate_check_number(${name} HULL_TOLERANCE "${${args}_HULL_TOLERANCE}" 0 10)
   endif()
-  if(DEFINED arg_HULL_ELEMENT_BYTES)
-    if(NOT DEFINED arg_HULL_SPECIES)
+  if(DEFINED ${args}_HULL_ELEMENT_BYTES)
+    if(NOT DEFINED ${args}_HULL_SPECIES)
       _perfgate_fail(${name} "HULL_ELEMENT_BYTES needs HULL_SPECIES and HULL_F")
     endif()
-    _perfgate_check_number(${name} HULL_ELEMENT_BYTES "${arg_HULL_ELEMENT_BYTES}" 1 "")
+    _perfgate_check_number(${name} HULL_ELEMENT_BYTES "${${args}_HULL_ELEMENT_BYTES}" 1 "")
   endif()
-endmacro()
+endfunction()
 
-# How long and how often it measures: confidence, repetitions, budgets, the timeout.
-macro(_perfgate_check_budgets)
-  set(timeout 600)
-  if(DEFINED arg_CONFIDENCE)
-    _perfgate_check_number(${name} CONFIDENCE "${arg_CONFIDENCE}" 0.5 0.9999)
-    _perfgate_warn_without_baseline(${name} CONFIDENCE "${arg_BASELINE}")
+# How long and how often it measures: confidence, repetitions, budgets; `out_timeout` gets the
+# test's TIMEOUT (600 s when not given).
+function(_perfgate_check_budgets name args out_timeout)
+  if(DEFINED ${args}_CONFIDENCE)
+    _perfgate_check_number(${name} CONFIDENCE "${${args}_CONFIDENCE}" 0.5 0.9999)
+    _perfgate_warn_without_baseline(${name} CONFIDENCE "${${args}_BASELINE}")
   endif()
-  if(DEFINED arg_REPETITIONS)
-    if(NOT arg_REPETITIONS MATCHES "^[1-9][0-9]*$" OR arg_REPETITIONS GREATER 1000)
+  if(DEFINED ${args}_REPETITIONS)
+    if(NOT ${args}_REPETITIONS MATCHES "^[1-9][0-9]*$" OR ${args}_REPETITIONS GREATER 1000)
       _perfgate_fail(${name} "REPETITIONS expects a whole number from 1 to 1000, got "
-                     "\"${arg_REPETITIONS}\"")
+                     "\"${${args}_REPETITIONS}\"")
     endif()
   endif()
-  if(DEFINED arg_TARGET_CI)
-    _perfgate_check_number(${name} TARGET_CI "${arg_TARGET_CI}" 0.0001 1)
+  if(DEFINED ${args}_TARGET_CI)
+    _perfgate_check_number(${name} TARGET_CI "${${args}_TARGET_CI}" 0.0001 1)
   endif()
-  if(DEFINED arg_TIME_BUDGET)
-    if(NOT DEFINED arg_TARGET_CI)
+  if(DEFINED ${args}_TIME_BUDGET)
+    if(NOT DEFINED ${args}_TARGET_CI)
       _perfgate_fail(${name} "TIME_BUDGET needs TARGET_CI: it bounds the adaptive repetitions")
     endif()
-    _perfgate_check_number(${name} TIME_BUDGET "${arg_TIME_BUDGET}" 0 86400)
+    _perfgate_check_number(${name} TIME_BUDGET "${${args}_TIME_BUDGET}" 0 86400)
   endif()
-  if(DEFINED arg_CONFIRM_BUDGET)
-    _perfgate_check_number(${name} CONFIRM_BUDGET "${arg_CONFIRM_BUDGET}" 0 86400)
+  foreach(budget IN ITEMS CONFIRM_BUDGET AB_BUDGET)
+    if(DEFINED ${args}_${budget})
+      _perfgate_check_number(${name} ${budget} "${${args}_${budget}}" 0 86400)
+    endif()
+  endforeach()
+  set(timeout 600)
+  if(DEFINED ${args}_TIMEOUT)
+    _perfgate_check_number(${name} TIMEOUT "${${args}_TIMEOUT}" 1 "")
+    set(timeout "${${args}_TIMEOUT}")
   endif()
-  if(DEFINED arg_AB_BUDGET)
-    _perfgate_check_number(${name} AB_BUDGET "${arg_AB_BUDGET}" 0 86400)
-  endif()
-  if(DEFINED arg_TIMEOUT)
-    _perfgate_check_number(${name} TIMEOUT "${arg_TIMEOUT}" 1 "")
-    set(timeout "${arg_TIMEOUT}")
-  endif()
-endmacro()
-
-macro(_perfgate_check_values)
-  set(test_name "perf.${target}")
-  if(arg_NAME)
-    set(test_name "${arg_NAME}")
-  endif()
-  _perfgate_check_collection()
-  _perfgate_check_criteria()
-  _perfgate_check_budgets()
-  set(devices ${PERFGATE_DEVICES})
-  if(DEFINED arg_DEVICES)
-    set(devices ${arg_DEVICES})
-  endif()
-  set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate-reports")
-  if(arg_REPORT_DIR)
-    set(report_dir "${arg_REPORT_DIR}")
-  endif()
-  set(report "${report_dir}/${test_name}.json")
-
-  if(TARGET perfgate::cli)
-    set(perfgate "$<TARGET_FILE:perfgate::cli>")
-  else()
-    _perfgate_fail(${name} "the perfgate::cli target is missing: call find_package(PerfGate) "
-                   "or add_subdirectory(perfgate) first")
-  endif()
-endmacro()
+  set(${out_timeout} "${timeout}" PARENT_SCOPE)
+endfunction()
 
 # The local device: the CPU for Google Benchmark binaries, else the GPU. For auto, a target
 # that links nvbench is an nvbench program, one that links Google Benchmark a gbench one.
-# A recorded profile has no local device to calibrate: the first of DEVICES is it.
-macro(_perfgate_local_device)
+# A recorded profile has no local device to calibrate: the first of `devices` is it. Sets the
+# variables named by `out`'s five names: the resolved collector, the backend (cpu, gpu or
+# empty), the local device file (empty for a profile), the calibration fixture (or empty) and
+# the resource that keeps tests on one device apart.
+function(_perfgate_local_device name args target collector perfgate devices out)
+  list(GET out 0 out_collector)
+  list(GET out 1 out_backend)
+  list(GET out 2 out_local_file)
+  list(GET out 3 out_fixtures)
+  list(GET out 4 out_resource)
   if(collector STREQUAL "auto")
     get_target_property(libs "${target}" LINK_LIBRARIES)
     if(libs MATCHES "nvbench")
@@ -619,6 +575,7 @@ macro(_perfgate_local_device)
       set(collector gbench)
     endif()
   endif()
+  set(backend "")
   set(fixtures "")
   set(local_file "")
   if(collector STREQUAL "profile")
@@ -628,8 +585,8 @@ macro(_perfgate_local_device)
     set(resource perfgate_cpu)
   else()
     set(backend gpu)
-    if(DEFINED arg_LOCAL_DEVICE)
-      set(backend ${arg_LOCAL_DEVICE})
+    if(DEFINED ${args}_LOCAL_DEVICE)
+      set(backend ${${args}_LOCAL_DEVICE})
     elseif(collector STREQUAL "gbench")
       # A Google Benchmark binary with GPU code times its kernels with manual time: its local
       # device is the GPU. Plain C++ benchmarks run on the CPU.
@@ -643,13 +600,24 @@ macro(_perfgate_local_device)
     set(fixtures perfgate_calibration_${backend})
     set(resource perfgate_${backend})
   endif()
-endmacro()
+  set(${out_collector} "${collector}" PARENT_SCOPE)
+  set(${out_backend} "${backend}" PARENT_SCOPE)
+  set(${out_local_file} "${local_file}" PARENT_SCOPE)
+  set(${out_fixtures} "${fixtures}" PARENT_SCOPE)
+  set(${out_resource} "${resource}" PARENT_SCOPE)
+endfunction()
 
-# `perfgate run` of the target: the single build's gate. Sets `command`.
-macro(_perfgate_run_command)
+# `perfgate run` of the target, the single build's gate, into `out_command`. `where` holds the
+# collector, the backend, the local device file, the report and the timeout, in that order.
+function(_perfgate_run_command out_command args target perfgate where devices)
+  list(GET where 0 collector)
+  list(GET where 1 backend)
+  list(GET where 2 local_file)
+  list(GET where 3 report)
+  list(GET where 4 timeout)
   set(command "${perfgate}" run --collector "${collector}")
   if(collector STREQUAL "profile")
-    list(APPEND command --profile "${arg_PROFILE}")
+    list(APPEND command --profile "${${args}_PROFILE}")
   else()
     list(APPEND command --device "${local_file}")
     if(backend STREQUAL "gpu")
@@ -659,48 +627,89 @@ macro(_perfgate_run_command)
   foreach(device IN LISTS devices)
     list(APPEND command --device "${device}")
   endforeach()
-  _perfgate_forward(KERNELS --kernels)
-  _perfgate_forward(MIN_EFFICIENCY --min-efficiency)
-  _perfgate_forward(MAX_EFFICIENCY --max-efficiency)
-  _perfgate_forward(EXPECT_BOUND --expect-bound)
-  foreach(idg IN LISTS arg_PIPELINE_IDG)
+  _perfgate_forward(command ${args} KERNELS --kernels)
+  _perfgate_forward(command ${args} MIN_EFFICIENCY --min-efficiency)
+  _perfgate_forward(command ${args} MAX_EFFICIENCY --max-efficiency)
+  _perfgate_forward(command ${args} EXPECT_BOUND --expect-bound)
+  foreach(idg IN LISTS ${args}_PIPELINE_IDG)
     list(APPEND command --idg "${idg}")
   endforeach()
-  _perfgate_forward(PIPELINE_LATENCIES --latencies)
-  if(arg_BASELINE)
-    list(APPEND command --baseline "${arg_BASELINE}")
-    _perfgate_forward(MAX_EFFICIENCY_DROP --max-efficiency-drop)
-    _perfgate_forward(CONFIDENCE --confidence)
+  _perfgate_forward(command ${args} PIPELINE_LATENCIES --latencies)
+  if(${args}_BASELINE)
+    list(APPEND command --baseline "${${args}_BASELINE}")
+    _perfgate_forward(command ${args} MAX_EFFICIENCY_DROP --max-efficiency-drop)
+    _perfgate_forward(command ${args} CONFIDENCE --confidence)
   endif()
-  _perfgate_forward(REPETITIONS --repetitions)
-  _perfgate_forward(CONFIRM_BUDGET --confirm-budget)
-  _perfgate_forward(AB_BUDGET --ab-budget)
-  if(arg_KEEP_WARM_UP)
+  _perfgate_forward(command ${args} REPETITIONS --repetitions)
+  _perfgate_forward(command ${args} CONFIRM_BUDGET --confirm-budget)
+  _perfgate_forward(command ${args} AB_BUDGET --ab-budget)
+  if(${args}_KEEP_WARM_UP)
     list(APPEND command --keep-warm-up)
   endif()
-  if(arg_FLUSH_L2)
+  if(${args}_FLUSH_L2)
     list(APPEND command --flush-l2)
   endif()
-  if(collector MATCHES "^(nvbench|auto)$" AND NOT arg_NO_COUNTER_CACHE)
+  if(collector MATCHES "^(nvbench|auto)$" AND NOT ${args}_NO_COUNTER_CACHE)
     list(APPEND command --counter-cache "${CMAKE_BINARY_DIR}/perfgate-counter-cache")
   endif()
-  if(DEFINED arg_TARGET_CI)
-    list(APPEND command --target-ci "${arg_TARGET_CI}")
-    _perfgate_forward(TIME_BUDGET --time-budget)
+  if(DEFINED ${args}_TARGET_CI)
+    list(APPEND command --target-ci "${${args}_TARGET_CI}")
+    _perfgate_forward(command ${args} TIME_BUDGET --time-budget)
   endif()
-  if(DEFINED arg_HULL_SPECIES)
-    list(APPEND command --hull-species "${arg_HULL_SPECIES}" --hull-f "${arg_HULL_F}")
-    _perfgate_forward(HULL_TOLERANCE --hull-tolerance)
-    _perfgate_forward(HULL_ELEMENT_BYTES --hull-element-bytes)
+  if(DEFINED ${args}_HULL_SPECIES)
+    list(APPEND command --hull-species "${${args}_HULL_SPECIES}" --hull-f "${${args}_HULL_F}")
+    _perfgate_forward(command ${args} HULL_TOLERANCE --hull-tolerance)
+    _perfgate_forward(command ${args} HULL_ELEMENT_BYTES --hull-element-bytes)
   endif()
   list(APPEND command --report "${report}" --timeout "${timeout}" -- "$<TARGET_FILE:${target}>"
-       ${arg_ARGS})
-endmacro()
+       ${${args}_ARGS})
+  set(${out_command} "${command}" PARENT_SCOPE)
+endfunction()
 
-# The test of `command`. CTest's own timeout comes later, so that perfgate kills a hung
-# program itself and says which one hung (exit 3) instead of a bare CTest "Timeout": the time
-# to stop the program, then to predict and write the report for many kernels.
-macro(_perfgate_register)
+# `perfgate ab` of `base_binary` against the target, into `out_command`, instead of
+# `perfgate run`; what only a single build's gate can judge is refused. `strict`: the keyword
+# AB_BASE_BINARY was given, so a single build's criterion beside it is an error; for
+# PERFGATE_AB_BASE_DIR (every test of the project) those criteria are left out instead. `where`
+# as for _perfgate_run_command.
+function(_perfgate_ab_command out_command name args strict base_binary target perfgate where
+         devices)
+  list(GET where 0 collector)
+  list(GET where 2 local_file)
+  list(GET where 3 report)
+  list(GET where 4 timeout)
+  foreach(single MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND BASELINE TARGET_CI TIME_BUDGET
+                 CONFIRM_BUDGET AB_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
+    if(DEFINED ${args}_${single} AND strict)
+      _perfgate_fail(${name} "AB_BASE_BINARY compares two builds: ${single} is a criterion of "
+                     "one build's gate (perfgate run), not of perfgate ab")
+    endif()
+  endforeach()
+  if(strict AND (${args}_FLUSH_L2 OR collector STREQUAL "profile"))
+    _perfgate_fail(${name} "AB_BASE_BINARY runs both builds: FLUSH_L2 and a recorded PROFILE "
+                   "are for perfgate run")
+  endif()
+  set(command "${perfgate}" ab --base "${base_binary}" --head "$<TARGET_FILE:${target}>"
+      --collector "${collector}" --device "${local_file}")
+  foreach(device IN LISTS devices)
+    list(APPEND command --device "${device}")
+  endforeach()
+  _perfgate_forward(command ${args} KERNELS --kernels)
+  _perfgate_forward(command ${args} MAX_EFFICIENCY_DROP --max-efficiency-drop)
+  _perfgate_forward(command ${args} CONFIDENCE --confidence)
+  _perfgate_forward(command ${args} REPETITIONS --repetitions)
+  if(${args}_KEEP_WARM_UP)
+    list(APPEND command --keep-warm-up)
+  endif()
+  list(APPEND command --report "${report}" --timeout "${timeout}" --time-budget "${timeout}"
+       -- ${${args}_ARGS})
+  set(${out_command} "${command}" PARENT_SCOPE)
+endfunction()
+
+# The test `test_name` running `command` (a list). CTest's own timeout comes later than
+# `timeout`, so that perfgate kills a hung program itself and says which one hung (exit 3)
+# instead of a bare CTest "Timeout": the time to stop the program, then to predict and write
+# the report for many kernels.
+function(_perfgate_register test_name command timeout report resource fixtures labels)
   string(REGEX MATCH "^[0-9]*" whole "${timeout}")
   set(extra 30)
   if(NOT timeout STREQUAL whole)
@@ -714,7 +723,7 @@ macro(_perfgate_register)
 
   add_test(NAME "${test_name}" COMMAND ${command})
   set_tests_properties("${test_name}" PROPERTIES
-    LABELS "perf;${arg_LABELS}"
+    LABELS "perf;${labels}"
     SKIP_RETURN_CODE 77
     TIMEOUT "${ctest_timeout}"
     ATTACHED_FILES_ON_FAIL "${report}")
@@ -722,7 +731,7 @@ macro(_perfgate_register)
   if(fixtures)
     set_tests_properties("${test_name}" PROPERTIES FIXTURES_REQUIRED "${fixtures}")
   endif()
-endmacro()
+endfunction()
 
 function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2 NO_COUNTER_CACHE)
@@ -737,20 +746,47 @@ function(add_perf_prediction target)
     set(name "${arg_NAME}")
   endif()
 
-  _perfgate_check_keywords()
-  _perfgate_check_values()
-  _perfgate_local_device()
+  _perfgate_check_keywords(${name} arg "${target}" "${options};${one_value};${multi_value}"
+                           ${multi_value})
+  _perfgate_check_collection(${name} arg collector)
+  _perfgate_check_criteria(${name} arg)
+  _perfgate_check_budgets(${name} arg timeout)
+  if(NOT TARGET perfgate::cli)
+    _perfgate_fail(${name} "the perfgate::cli target is missing: call find_package(PerfGate) "
+                   "or add_subdirectory(perfgate) first")
+  endif()
+  set(perfgate "$<TARGET_FILE:perfgate::cli>")
+  set(test_name "perf.${target}")
+  if(arg_NAME)
+    set(test_name "${arg_NAME}")
+  endif()
+  set(devices ${PERFGATE_DEVICES})
+  if(DEFINED arg_DEVICES)
+    set(devices ${arg_DEVICES})
+  endif()
+  set(report_dir "${CMAKE_CURRENT_BINARY_DIR}/perfgate-reports")
+  if(arg_REPORT_DIR)
+    set(report_dir "${arg_REPORT_DIR}")
+  endif()
+  set(report "${report_dir}/${test_name}.json")
+
+  _perfgate_local_device(${name} arg "${target}" "${collector}" "${perfgate}" "${devices}"
+                         "collector;backend;local_file;fixtures;resource")
+  set(where "${collector};${backend};${local_file};${report};${timeout}")
   if(DEFINED arg_AB_BASE_BINARY)
-    _perfgate_ab_command(${name} TRUE)
+    _perfgate_ab_command(command ${name} arg TRUE "${arg_AB_BASE_BINARY}" "${target}"
+                         "${perfgate}" "${where}" "${devices}")
   elseif(PERFGATE_AB_BASE_DIR AND NOT collector STREQUAL "profile")
     # The whole project compared with a base build of it (the pull-request loop's A/B mode):
     # the base binary sits at the same place in the base's build tree.
-    set(arg_AB_BASE_BINARY "${PERFGATE_AB_BASE_DIR}/$<PATH:RELATIVE_PATH,$<TARGET_FILE:${target}>,${CMAKE_BINARY_DIR}>")
-    _perfgate_ab_command(${name} FALSE)
+    _perfgate_ab_command(command ${name} arg FALSE
+      "${PERFGATE_AB_BASE_DIR}/$<PATH:RELATIVE_PATH,$<TARGET_FILE:${target}>,${CMAKE_BINARY_DIR}>"
+      "${target}" "${perfgate}" "${where}" "${devices}")
   else()
-    _perfgate_run_command()
+    _perfgate_run_command(command arg "${target}" "${perfgate}" "${where}" "${devices}")
   endif()
-  _perfgate_register()
+  _perfgate_register("${test_name}" "${command}" "${timeout}" "${report}" "${resource}"
+                     "${fixtures}" "${arg_LABELS}")
 endfunction()
 
 endblock()

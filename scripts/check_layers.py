@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Fails when a perfgate source includes a layer it may not see (docs/architecture.md).
+"""Fails when a perfgate source includes a layer it may not see (docs/architecture.md), or when
+docs/architecture.md's drawing of the layers disagrees with ALLOWED below.
 
 Private headers are included by their path from perfgate/ ("model/duration_json.hpp"), public
 ones as <perfgate/NAME.hpp>; PUBLIC_HEADERS says which layer each public header belongs to, so a
@@ -70,6 +71,35 @@ def layer_of(path: pathlib.Path, lib: pathlib.Path):
     return rel.parts[0]
 
 
+DRAWN_LAYER = re.compile(r"^ ([a-z]+)/ ", re.M)
+
+
+def check_drawing(doc: pathlib.Path) -> list:
+    """The layer drawing (the first code block of docs/architecture.md, a layer a line starting
+    ` name/ `) against ALLOWED: every layer drawn once, and each above every layer it may include,
+    so that no arrow of the drawing goes up."""
+    text = doc.read_text(encoding="utf-8")
+    block = re.search(r"```\n(.*?)```", text, re.S)
+    if block is None:
+        return [f"{doc.name}: no layer drawing (a code block) found"]
+    drawn = DRAWN_LAYER.findall(block.group(1))
+    errors = []
+    missing = sorted(set(ALLOWED) - set(drawn))
+    if missing:
+        errors.append(f"{doc.name}: the drawing lacks the layer(s) {', '.join(missing)}")
+    for name in sorted(set(drawn)):
+        if name not in ALLOWED:
+            errors.append(f"{doc.name}: the drawing shows '{name}', which is no layer")
+        elif drawn.count(name) > 1:
+            errors.append(f"{doc.name}: the drawing shows '{name}' {drawn.count(name)} times")
+    for i, name in enumerate(drawn):
+        for lower in sorted(ALLOWED.get(name, ())):
+            if lower in drawn[:i]:
+                errors.append(f"{doc.name}: the drawing puts '{lower}' above '{name}', which "
+                              f"includes it: every layer must be drawn above those it includes")
+    return errors
+
+
 def main() -> int:
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent.parent)
     lib = root / "perfgate"
@@ -112,6 +142,9 @@ def main() -> int:
                 errors.append(f"{where}:{line}: layer '{me}' includes '{name}' of layer "
                               f"'{target}'; {me} may include only "
                               f"{', '.join(sorted(ALLOWED[me])) or 'nothing else'}")
+    doc = root / "docs" / "architecture.md"
+    if doc.is_file():
+        errors += check_drawing(doc)
     for e in errors:
         print(e, file=sys.stderr)
     if errors:

@@ -17,11 +17,14 @@
 #   gate     the build command, then ctest; the reports merged into $REPORTS/all.json with
 #            summary.md and CTest's test list (tests.json, where the annotations find the
 #            add_perf_prediction calls); outputs ctest (its exit status) and report
-#   compare  the base commit's stored reports (pr_loop.py fetch-baseline --commit) compared
-#            with this run's: compare.md, compare.json; output status (pr_loop.py compare's)
+#   compare  the base commit's stored reports (pr_loop.py fetch-baseline --commit), or with
+#            missing-baseline ancestor those of its nearest ancestor that has them, compared
+#            with this run's: compare.md (naming the commit), compare.json; outputs status
+#            (pr_loop.py compare's: 4 when nothing was compared) and baseline-commit
 #   history  (baseline history, on a branch) the branch's history so far, this run appended
 #   verdict  the job summary, the annotations, the pull request's comment; fails the step when
-#            a perf test failed or a kernel regressed; outputs verdict and failed-kernels
+#            a perf test failed, a kernel regressed or (missing-baseline fail or ancestor)
+#            nothing was compared; outputs verdict and failed-kernels
 # Exit codes: 0 done, 1 the gate or the comparison failed (verdict), 2 bad input or an error.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -30,6 +33,17 @@ stage="${1:-}"
 
 output() { echo "$1=$2" >>"$GITHUB_OUTPUT"; }
 die() { echo "::error title=perfgate::$1"; exit "${2:-2}"; }
+
+# A pull request whose base has no stored reports: compared with the nearest ancestor that has
+# them (ancestor), or not compared and failed (fail) or passed (pass), saying so either way.
+check_missing_baseline() {
+  case "${MISSING_BASELINE:-}" in
+    ancestor|fail|pass) ;;
+    *) die "input missing-baseline must be ancestor, fail or pass, not '${MISSING_BASELINE:-}'" ;;
+  esac
+}
+# How far back `ancestor` looks: one page of GitHub's commit list, the base's 99 nearest.
+ancestors=99
 
 # The workflow file this run comes from ("owner/repo/.github/workflows/perf.yml@refs/..."): the
 # base commit's reports are those of the same workflow.
@@ -165,19 +179,27 @@ case "$stage" in
     output report "$REPORTS/all.json" ;;
 
   compare)
-    baseline="$RUNNER_TEMP/perfgate-baseline"
-    rm -rf "$baseline"
+    check_missing_baseline
+    missing="$MISSING_BASELINE"
+    baseline="$RUNNER_TEMP/perfgate-baseline" found="$RUNNER_TEMP/perfgate-baseline.found"
+    rm -rf "$baseline" "$found"
     rc=0
     "${pr_loop[@]}" fetch-baseline --repo "$GITHUB_REPOSITORY" --branch "$BASE_REF" \
       --commit "$BASE_SHA" --workflow "$(workflow_file)" --artifact-prefix "$ARTIFACT_NAME-" \
-      --prefer "$ARTIFACT_NAME-$RUNNER" --out "$baseline" || rc=$?
+      --prefer "$ARTIFACT_NAME-$RUNNER" --out "$baseline" --github-output "$found" \
+      --ancestors "$([ "$missing" = ancestor ] && echo "$ancestors" || echo 0)" || rc=$?
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 4 ]; then exit "$rc"; fi
+    used="$(sed -n 's/^baseline-commit=//p' "$found" 2>/dev/null || true)"
+    output baseline-commit "$used"
     rc=0
     "${pr_loop[@]}" compare --perfgate "$PERFGATE" --base "$baseline/all.json" \
       --head "$REPORTS/all.json" --md-out "$REPORTS/compare.md" \
-      --no-baseline-body "$REPORTS/summary.md" || rc=$?
+      --no-baseline-body "$REPORTS/summary.md" --base-commit "$BASE_SHA" \
+      ${used:+--baseline-commit "$used"} \
+      --missing-baseline "$([ "$missing" = pass ] && echo pass || echo fail)" || rc=$?
     output status "$rc"
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then exit "$rc"; fi
+    # 1: a regression, 4: nothing compared; the verdict step fails the job for either.
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 4 ]; then exit "$rc"; fi
     if [ -f "$baseline/all.json" ]; then
       # The same comparison as JSON, for the annotations (exit 1 is the regression itself).
       "$PERFGATE" compare "$baseline/all.json" "$REPORTS/all.json" --format json \
@@ -205,8 +227,9 @@ case "$stage" in
     cat "$REPORTS/history.md" >>"$REPORTS/summary.md" ;;
 
   verdict)
+    check_missing_baseline
     # The comparison first when there was one, then this run's report (without a baseline
-    # compare.md holds it already).
+    # compare.md holds it already, under the line that says nothing was compared).
     body=("$REPORTS/summary.md") compare=()
     if [ -f "$REPORTS/compare.md" ]; then body=("$REPORTS/compare.md"); fi
     if [ -f "$REPORTS/compare.json" ]; then
@@ -227,8 +250,12 @@ case "$stage" in
       fi
     fi
     verdict=pass
+    if [ "${COMPARE_STATUS:-0}" = 4 ]; then verdict=no-baseline; fi
     if [ "${COMPARE_STATUS:-0}" = 1 ]; then verdict=regression; fi
     if [ "${CTEST_STATUS:-0}" != 0 ]; then verdict=fail; fi
+    if [ "$verdict" = no-baseline ]; then
+      echo "::error title=perfgate::nothing was compared: the base commit ${BASE_SHA:0:12} has no stored reports (input missing-baseline: $MISSING_BASELINE)"
+    fi
     output verdict "$verdict"
     echo "perfgate: $verdict"
     [ "$verdict" = pass ] || exit 1 ;;

@@ -3,20 +3,24 @@
 """The pull-request loop of .github/workflows/perf.yml and ci.yml (docs/ci.md).
 
   fetch-baseline  the report artifact of the target branch's latest successful run (or, with
-                  --commit, of that commit's: a pull request's base) -> DIR
-  compare         `perfgate compare BASE HEAD --format md -o MD`, with the job's verdict
+                  --commit, of that commit's: a pull request's base; with --ancestors, of the
+                  nearest ancestor that has one where the commit has none) -> DIR
+  compare         `perfgate compare BASE HEAD --format md -o MD`, with the job's verdict; with
+                  no BASE, says plainly that nothing was compared and fails (exit 4) unless
+                  --missing-baseline pass
   comment         post or update ONE pull-request comment, found by its hidden marker
   summary         append a report to the job summary ($GITHUB_STEP_SUMMARY), within its limit
   annotate        `::error file=...,line=...` for each failing kernel at the add_perf_prediction
                   call that gated it (from CTest's test list), the worst first, at most --limit
 
 Exit codes:
-  0  done (compare: no regression, or no baseline yet: comparison skipped)
+  0  done (compare: no regression, or no baseline with --missing-baseline pass)
   1  compare: a regression
   2  an error: HTTP or network (the message names the URL and status), bad input, a report
      perfgate compare could not read, an artifact that would extract outside DIR
-  4  fetch-baseline: no baseline yet (no successful run on the branch, or none of its
-     artifacts matches the prefix)
+  4  fetch-baseline: no baseline (no successful run on the branch, or none of its artifacts
+     matches the prefix; with --commit, none of the commit's nor of its --ancestors');
+     compare: no baseline, nothing compared (--missing-baseline fail, the default)
   N  compare: any other exit code of perfgate compare, passed on
 
 GitHub's REST API is reached at $GITHUB_API_URL (default https://api.github.com) with the token
@@ -244,10 +248,39 @@ def safe_extract(zip_bytes, out_dir):
     return [n for n in names if not n.endswith("/")]
 
 
+def run_artifact(github, repo, run, prefix, prefer):
+    """The artifact of `run` that holds the reports, or None."""
+    artifacts_url = github.url(f"/repos/{repo}/actions/runs/{run['id']}/artifacts",
+                               per_page=100)
+    artifacts = (github.json("GET", artifacts_url) or {}).get("artifacts") or []
+    return select_artifact(artifacts, prefix, prefer)
+
+
+def nearest_stored_ancestor(github, repo, branch, workflow, prefix, prefer, commit, depth):
+    """(run, artifact) of the nearest of `commit`'s `depth` ancestors (GitHub's list of the
+    commits it reaches, newest first) with a successful run on `branch` (one of its latest 100)
+    that holds the reports; None when none has."""
+    commits = github.json("GET", github.url(f"/repos/{repo}/commits", sha=commit,
+                                            per_page=min(depth + 1, 100))) or []
+    runs_url = github.url(f"/repos/{repo}/actions/workflows/{workflow}/runs", branch=branch,
+                          status="success", per_page=100)
+    runs_of = {}
+    for run in (github.json("GET", runs_url) or {}).get("workflow_runs") or []:
+        runs_of.setdefault(run.get("head_sha"), []).append(run)
+    for ancestor in commits[1:depth + 1]:  # the first is the commit itself
+        for run in runs_of.get(ancestor.get("sha"), []):
+            artifact = run_artifact(github, repo, run, prefix, prefer)
+            if artifact is not None:
+                return run, artifact
+    return None
+
+
 def fetch_baseline(github, repo, branch, workflow, prefix, out_dir, prefer=None, log=None,
-                   commit=None):
+                   commit=None, ancestors=0):
     """With `commit`, the latest successful run of that commit (a pull request's base: what the
-    pull request changes, not whatever ran last on the branch)."""
+    pull request changes, not whatever ran last on the branch); where it has none holding the
+    reports (its run failed, was skipped, or its artifact expired) and `ancestors` > 0, the
+    nearest of that many ancestors that has. Returns (artifact, files, run)."""
     log = log or (lambda message: print(message, file=sys.stderr))
     query = dict(branch=branch, status="success", per_page=1)
     if commit:
@@ -256,15 +289,23 @@ def fetch_baseline(github, repo, branch, workflow, prefix, out_dir, prefer=None,
     runs = (github.json("GET", runs_url) or {}).get("workflow_runs") or []
     if commit:
         runs = [r for r in runs if r.get("head_sha") == commit]
-    if not runs:
+    run = runs[0] if runs else None
+    artifact = run_artifact(github, repo, run, prefix, prefer) if run else None
+    if artifact is None and commit and ancestors > 0:
+        found = nearest_stored_ancestor(github, repo, branch, workflow, prefix, prefer, commit,
+                                        ancestors)
+        if found is None:
+            raise NoBaseline(f"no baseline: neither commit {commit[:12]} nor any of its "
+                             f"{ancestors} nearest ancestors has a successful run of {workflow} "
+                             f"on branch '{branch}' of {repo} with an unexpired artifact named "
+                             f"{prefix}*")
+        run, artifact = found
+        log(f"baseline: commit {commit[:12]} has no stored reports; its nearest ancestor with "
+            f"them is {run.get('head_sha', '?')[:12]}")
+    if run is None:
         of_commit = f" of commit {commit[:12]}" if commit else ""
         raise NoBaseline(f"no baseline yet: {workflow} has no successful run{of_commit} on "
                          f"branch '{branch}' of {repo}")
-    run = runs[0]
-    artifacts_url = github.url(f"/repos/{repo}/actions/runs/{run['id']}/artifacts",
-                               per_page=100)
-    artifacts = (github.json("GET", artifacts_url) or {}).get("artifacts") or []
-    artifact = select_artifact(artifacts, prefix, prefer)
     if artifact is None:
         raise NoBaseline(f"no baseline yet: the latest successful run of {workflow} on "
                          f"'{branch}' ({run.get('html_url', run['id'])}) has no unexpired "
@@ -273,7 +314,7 @@ def fetch_baseline(github, repo, branch, workflow, prefix, out_dir, prefer=None,
     files = safe_extract(archive, out_dir)
     log(f"baseline: artifact {artifact['name']} of run {run.get('html_url', run['id'])} "
         f"(commit {run.get('head_sha', '?')[:12]}) -> {out_dir}/ ({len(files)} files)")
-    return artifact, files
+    return artifact, files, run
 
 
 # --- compare ---------------------------------------------------------------------------------
@@ -289,20 +330,43 @@ def verdict(code):
     return code, f"perfgate compare exited {code}"
 
 
-def no_baseline_markdown(base, fallback=None):
-    text = (f"**No baseline yet: comparison skipped.** `{base}` does not exist: the target "
-            "branch has no successful perf run with a report artifact yet.\n")
+MISSING_BASELINE = ("fail", "pass")  # what compare does without a baseline
+
+
+def no_baseline_markdown(base, missing="fail", fallback=None):
+    text = (f"**Nothing was compared: no baseline.** `{base}` does not exist: no stored report "
+            "of the base was found (the fetch step's log says what was looked for).")
+    if missing == "fail":
+        text += (" **This check fails**: without a comparison nothing shows that this change "
+                 "is not slower (`missing-baseline: fail`).\n")
+    else:
+        text += (" This check passes on the gate alone, as `missing-baseline: pass` asks: no "
+                 "regression could be looked for.\n")
     if fallback is not None:
         text += "\nThis run's report:\n\n" + fallback
     return text
 
 
-def run_compare(perfgate, base, head, md_out, fallback_file=None, run=subprocess.run):
-    """Writes md_out and returns (exit code, message)."""
+def baseline_note(base_commit, baseline_commit):
+    """What the comparison is against: the base commit's reports, or its nearest ancestor's."""
+    if not baseline_commit:
+        return ""
+    if base_commit and baseline_commit != base_commit:
+        return (f"Compared with the stored reports of **{baseline_commit[:12]}**, the nearest "
+                f"ancestor of the base commit {base_commit[:12]} that has them: the base "
+                "commit's run failed, was skipped, or its reports expired.\n\n")
+    return f"Compared with the stored reports of the base commit {baseline_commit[:12]}.\n\n"
+
+
+def run_compare(perfgate, base, head, md_out, fallback_file=None, run=subprocess.run,
+                missing="fail", note=""):
+    """Writes md_out (`note` first) and returns (exit code, message)."""
     if not os.path.exists(base):
         fallback = read_text(fallback_file) if fallback_file else None
-        write_text(md_out, no_baseline_markdown(base, fallback))
-        return EXIT_OK, "no baseline yet: comparison skipped"
+        write_text(md_out, no_baseline_markdown(base, missing, fallback))
+        if missing == "fail":
+            return EXIT_NO_BASELINE, "no baseline: nothing was compared, and the check fails"
+        return EXIT_OK, "no baseline: nothing was compared (missing-baseline pass)"
     command = [perfgate, "compare", base, head, "--format", "md", "-o", md_out]
     try:
         done = run(command, stderr=subprocess.PIPE, text=True)
@@ -322,6 +386,8 @@ def run_compare(perfgate, base, head, md_out, fallback_file=None, run=subprocess
         # perfgate wrote no table: the comment says why instead.
         write_text(md_out, f"**perfgate compare failed** (exit {done.returncode}): {message}.\n"
                            f"\n```\n{(done.stderr or '').strip()}\n```\n")
+    elif note:
+        write_text(md_out, note + read_text(md_out))
     return code, message
 
 
@@ -483,7 +549,8 @@ def github_from_env(request=http_request):
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="pr_loop.py", description=__doc__.split("\n\n")[0],
-        epilog="Exit codes: 0 done, 1 regression, 2 error, 4 no baseline yet (fetch-baseline).")
+        epilog="Exit codes: 0 done, 1 regression, 2 error, 4 no baseline (fetch-baseline; "
+               "compare: nothing compared).")
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("fetch-baseline", help="the target branch's report artifact -> DIR")
@@ -494,6 +561,11 @@ def parse_args(argv):
     p.add_argument("--prefer", help="this artifact name if the run has it (the same runner)")
     p.add_argument("--out", required=True, help="extract into this directory")
     p.add_argument("--commit", help="the run of this commit (a pull request's base sha)")
+    p.add_argument("--ancestors", type=int, default=0,
+                   help="with --commit: where it has no stored reports, the nearest of this many "
+                        "of its ancestors that has (at most 99; default 0: none)")
+    p.add_argument("--github-output",
+                   help="append baseline-commit=SHA and baseline-run=URL here ($GITHUB_OUTPUT)")
 
     p = commands.add_parser("compare",
                             help="perfgate compare, Markdown out, exit 1 on a regression")
@@ -502,7 +574,14 @@ def parse_args(argv):
     p.add_argument("--head", required=True, help="this run's report")
     p.add_argument("--md-out", required=True, help="write the Markdown here")
     p.add_argument("--no-baseline-body", help="Markdown shown under the note when there is no "
-                                              "baseline yet (e.g. reports/summary.md)")
+                                              "baseline (e.g. reports/summary.md)")
+    p.add_argument("--missing-baseline", choices=MISSING_BASELINE, default="fail",
+                   help="without BASE: fail (exit 4, the default) or pass; either way the "
+                        "Markdown says that nothing was compared")
+    p.add_argument("--base-commit", help="the pull request's base commit")
+    p.add_argument("--baseline-commit",
+                   help="the commit BASE was measured at (fetch-baseline's baseline-commit): "
+                        "the Markdown names it, and says so where it is not the base commit")
 
     p = commands.add_parser("comment", help="post or update the pull request's comment")
     p.add_argument("--repo", required=True, help="OWNER/NAME")
@@ -538,8 +617,15 @@ def main(argv=None, request=http_request):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         if args.command == "fetch-baseline":
-            fetch_baseline(github_from_env(request), args.repo, args.branch, args.workflow,
-                           args.artifact_prefix, args.out, args.prefer, commit=args.commit)
+            if not 0 <= args.ancestors <= 99:
+                raise Failure(f"--ancestors {args.ancestors}: give 0 to 99 (one page of "
+                              "GitHub's commit list)")
+            _, _, run = fetch_baseline(github_from_env(request), args.repo, args.branch,
+                                       args.workflow, args.artifact_prefix, args.out,
+                                       args.prefer, commit=args.commit, ancestors=args.ancestors)
+            if args.github_output:
+                write_text(args.github_output, f"baseline-commit={run.get('head_sha', '')}\n"
+                                               f"baseline-run={run.get('html_url', '')}\n", "a")
             return EXIT_OK
         if args.command == "annotate":
             comparison = read_json(args.compare) if args.compare else None
@@ -552,7 +638,9 @@ def main(argv=None, request=http_request):
             return EXIT_OK
         if args.command == "compare":
             code, message = run_compare(args.perfgate, args.base, args.head, args.md_out,
-                                        args.no_baseline_body)
+                                        args.no_baseline_body, missing=args.missing_baseline,
+                                        note=baseline_note(args.base_commit,
+                                                           args.baseline_commit))
             print(f"{message} ({args.md_out})", file=sys.stderr)
             return code
         body = join_bodies([read_text(f) for f in args.body_file])

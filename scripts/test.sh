@@ -25,15 +25,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
 
-# A compiler cache shared by the configurations (and the consumers the tests build): a source
-# compiled with the same flags in two build trees is compiled once. scripts/ccache-launch puts
-# the -std flag first, where CMake 3.25 and 4 disagree on its place. A launcher the caller set wins.
-if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
-  launch="$root/scripts/ccache-launch"
-  export CMAKE_C_COMPILER_LAUNCHER="$launch" CMAKE_CXX_COMPILER_LAUNCHER="$launch" \
-    CMAKE_CUDA_COMPILER_LAUNCHER="$launch" CMAKE_HIP_COMPILER_LAUNCHER="$launch"
-  export CCACHE_DIR="${CCACHE_DIR:-$root/build-ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-  echo "==> compiler cache: ccache in $CCACHE_DIR"
+# A compiler cache shared by the configurations (and the consumers the tests build).
+. "$root/scripts/ccache-env.sh"
+if [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = "$root/scripts/ccache-launch" ]; then
   ccache --zero-stats >/dev/null
 fi
 rm -f "$root/build-nogpu/.perfgate-nogpu-this-run"

@@ -10,6 +10,11 @@
 #include <sstream>
 #include <thread>
 
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <pthread.h>
 #include <sched.h>
 
@@ -79,6 +84,30 @@ std::optional<double> mean_cpu_mhz(const std::vector<int>& cpus) {
   return sum / static_cast<double>(n);
 }
 
+std::optional<double> system_max_mhz(const std::vector<int>& cpus, const std::string& sysfs_cpu) {
+  double highest = 0;
+  for (int cpu : cpus) {
+    std::ifstream f(sysfs_cpu + "/cpu" + std::to_string(cpu) + "/cpufreq/cpuinfo_max_freq");
+    double khz = 0;
+    if (f >> khz && khz > 0) {
+      highest = std::max(highest, khz / 1000.0);
+    }
+  }
+  if (highest > 0) {
+    return highest;
+  }
+#if defined(__x86_64__)
+  // Leaf 0x16: EAX base, EBX maximum frequency in MHz (0 where the CPU or hypervisor leaves it
+  // out). Only read from the real machine: a test with its own sysfs tree stops above.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (sysfs_cpu == "/sys/devices/system/cpu" && __get_cpuid_max(0, nullptr) >= 0x16 &&
+      __get_cpuid_count(0x16, 0, &eax, &ebx, &ecx, &edx) && (ebx & 0xffff) > 0) {
+    return static_cast<double>(ebx & 0xffff);
+  }
+#endif
+  return std::nullopt;
+}
+
 cpu_facts read_cpu_facts() {
   cpu_facts f;
   cpu_set_t set;
@@ -127,13 +156,25 @@ cpu_facts read_cpu_facts() {
     }
   }
   f.mhz = mean_cpu_mhz(f.cpus);
+  f.max_mhz = system_max_mhz(f.cpus);
   return f;
 }
 
-double run_pinned(const std::vector<int>& cpus, const std::function<void(std::size_t)>& body) {
+namespace {
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+} // namespace
+
+pinned_times run_pinned_times(const std::vector<int>& cpus,
+                              const std::function<void(std::size_t)>& body) {
   std::atomic<std::size_t> ready{0};
   std::atomic<bool> go{false};
   std::vector<std::chrono::steady_clock::time_point> ends(cpus.size());
+  pinned_times out;
+  out.cpu_s.resize(cpus.size());
   std::vector<std::thread> threads;
   threads.reserve(cpus.size());
   for (std::size_t t = 0; t < cpus.size(); ++t) {
@@ -142,7 +183,9 @@ double run_pinned(const std::vector<int>& cpus, const std::function<void(std::si
       ready.fetch_add(1);
       while (!go.load(std::memory_order_acquire)) {
       }
+      const double cpu_begin = thread_cpu_seconds();
       body(t);
+      out.cpu_s[t] = thread_cpu_seconds() - cpu_begin;
       ends[t] = std::chrono::steady_clock::now();
     });
   }
@@ -155,7 +198,12 @@ double run_pinned(const std::vector<int>& cpus, const std::function<void(std::si
     th.join();
   }
   const auto end = *std::max_element(ends.begin(), ends.end());
-  return std::chrono::duration<double>(end - start).count();
+  out.wall_s = std::chrono::duration<double>(end - start).count();
+  return out;
+}
+
+double run_pinned(const std::vector<int>& cpus, const std::function<void(std::size_t)>& body) {
+  return run_pinned_times(cpus, body).wall_s;
 }
 
 } // namespace perfgate::microbench

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -92,13 +93,17 @@ std::vector<std::string> kernels_the_profiler_failed_on(const profile& p) {
 
 // A kernel the user gates must be in the profile: one the profiler failed on is exit 3 with the
 // profiler's words; a --kernels that matches nothing is a gate failure (1). 0 when all is well.
-int check_gated_kernels_present(const profile& p, const std::string& regex) {
-  std::regex selector;
+// --kernels compiled: usage_error when it is not a regular expression.
+std::regex kernels_selector(const std::string& regex) {
   try {
-    selector = std::regex(regex, std::regex::ECMAScript);
+    return std::regex(regex, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
     throw usage_error("--kernels '" + regex + "' is not a valid regular expression: " + e.what());
   }
+}
+
+int check_gated_kernels_present(const profile& p, const std::string& regex) {
+  const std::regex selector = kernels_selector(regex);
   const auto gated = [&](const std::string& name) {
     return regex.empty() || std::regex_search(name, selector);
   };
@@ -250,8 +255,31 @@ gate_policy policy_of(const run_options& o) {
   return policy;
 }
 
+// Every argument that can be checked without the program, checked before it runs (a suite of
+// 30 s was run, then "unknown device"): the kernels' regex, --idg with --latencies, and every
+// device but a local device file that is not there yet (a GPU calibration that CTest's GPU
+// or the run itself makes: a collector that cannot work here skips, 77, before its absence
+// is an error).
+void check_before_the_run(const run_options& o) {
+  (void)kernels_selector(o.collection.kernels);
+  if (o.idg_files.empty() != o.latencies_file.empty()) {
+    throw usage_error("--idg and --latencies go together: the pipeline model needs the "
+                      "kernel's graph and the device's latencies");
+  }
+  for (std::size_t i = 0; i < o.devices.size(); ++i) {
+    std::error_code ec;
+    const bool local_file_to_come =
+        i == 0 && (!o.gpu_calibrations.empty() || (o.devices[i].find('/') != std::string::npos &&
+                                                   !std::filesystem::exists(o.devices[i], ec)));
+    if (!local_file_to_come) {
+      (void)resolve_device(o.devices[i]);
+    }
+  }
+}
+
 int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
   const auto begun = std::chrono::steady_clock::now();
+  check_before_the_run(o);
   const gate_policy policy = policy_of(o);
   gate_measurements measured;
   if (!o.baseline_file.empty()) {
@@ -269,11 +297,7 @@ int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
   if (const int missing = check_gated_kernels_present(p, o.collection.kernels); missing != 0) {
     return missing;
   }
-  if (!o.idg_files.empty() || !o.latencies_file.empty()) {
-    if (o.idg_files.empty() || o.latencies_file.empty()) {
-      throw usage_error("--idg and --latencies go together: the pipeline model needs the "
-                        "kernel's graph and the device's latencies");
-    }
+  if (!o.idg_files.empty()) {
     auto estimates = pipeline_estimates(o.idg_files, o.latencies_file, p, devices.front());
     for (const auto& why : estimates.left_out) {
       std::cerr << "perfgate: " << why << "\n";

@@ -16,6 +16,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <regex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -147,6 +148,64 @@ std::string exact_names_filter(const std::vector<std::string>& names) {
   return filter + ")$";
 }
 
+// The benchmarks the program would run, by name (--benchmark_list_tests, which honours a
+// --benchmark_filter among the user's own arguments); nothing where it does not list them (not
+// a Google Benchmark binary: the run then says what it is).
+std::optional<std::vector<std::string>> listed_benchmarks(const collect_request& request) {
+  std::vector<std::string> argv = request.program;
+  argv.emplace_back("--benchmark_list_tests=true");
+  auto options = forwarding_options(request);
+  options.capture_stdout = true;
+  const auto result = run_process(argv, options);
+  if (result.exit_code != 0 || result.signal != 0 || result.timed_out) {
+    return std::nullopt;
+  }
+  std::vector<std::string> names;
+  std::string line;
+  for (const char c : result.stdout_text + "\n") {
+    if (c != '\n') {
+      line += c;
+    } else if (!line.empty()) {
+      names.push_back(std::move(line));
+      line.clear();
+    }
+  }
+  return names;
+}
+
+// --kernels as the program's own filter, so that the benchmarks it does not name never run
+// (simdjson's 25-state suite ran 30 s for two gated states): the program's benchmarks, listed,
+// that the ECMAScript regex finds, by exact name. Empty `names`: every benchmark.
+struct kernels_filter {
+  bool selects_none = false;
+  std::vector<std::string> names;
+};
+
+kernels_filter filter_by_kernels(const collect_request& request) {
+  if (request.kernel_regex.empty() || !request.only_benchmarks.empty()) {
+    return {};
+  }
+  std::regex selector;
+  try {
+    selector = std::regex(request.kernel_regex, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw usage_error("kernel_regex", "'" + request.kernel_regex +
+                                          "' is not a valid regular expression: " + e.what());
+  }
+  const auto listed = listed_benchmarks(request);
+  if (!listed) {
+    return {};
+  }
+  kernels_filter out;
+  for (const auto& name : *listed) {
+    if (std::regex_search(name, selector)) {
+      out.names.push_back(name);
+    }
+  }
+  out.selects_none = out.names.empty();
+  return out;
+}
+
 } // namespace
 
 double median_half_width(const std::vector<double>& samples) {
@@ -177,8 +236,15 @@ void add_repetitions(profile& into, const profile& round) {
 }
 
 profile collect_gbench(const collect_request& request) {
-  const std::string only =
-      request.only_benchmarks.empty() ? "" : exact_names_filter(request.only_benchmarks);
+  const kernels_filter selected = filter_by_kernels(request);
+  if (selected.selects_none) {
+    profile none; // nothing to run: the gate says that --kernels matches no benchmark
+    none.source_file = request.program.front();
+    return none;
+  }
+  const std::vector<std::string>& names =
+      request.only_benchmarks.empty() ? selected.names : request.only_benchmarks;
+  const std::string only = names.empty() ? "" : exact_names_filter(names);
   if (!request.target_ci) {
     return run_gbench_once(request, request.repetitions, only);
   }

@@ -2,6 +2,8 @@
 #include <perfgate/error.hpp>
 #include <perfgate/report.hpp>
 
+#include "report/origin.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -9,20 +11,11 @@ namespace perfgate {
 
 namespace {
 
-// The host named in an origin "file (host)"; empty when it names none.
-std::string origin_host(std::string_view origin) {
-  const auto open = origin.rfind(" (");
-  if (open == std::string_view::npos || origin.back() != ')') {
-    return "";
-  }
-  return std::string(origin.substr(open + 2, origin.size() - open - 3));
-}
-
 // A merged part names each kernel's host in its origin; a runner's own report in its meta.
 std::string host_of(const report& part, std::string_view id) {
   for (const auto& k : part.kernels) {
     if (k.result.device == id && !k.origin.empty()) {
-      if (std::string host = origin_host(k.origin); !host.empty()) {
+      if (std::string host = detail::split_origin(k.origin).host; !host.empty()) {
         return host;
       }
     }

@@ -2,8 +2,9 @@
 #include <perfgate/error.hpp>
 #include <perfgate/file_io.hpp>
 
+#include "util/strings.hpp"
+
 #include <cerrno>
-#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -43,16 +44,7 @@ std::string read_text_file(const fs::path& file) {
   return s.str();
 }
 
-std::string file_fnv1a64(const fs::path& file) {
-  const std::string bytes = read_text_file(file);
-  std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a's offset basis and prime
-  for (const unsigned char c : bytes) {
-    h = (h ^ c) * 0x100000001b3ULL;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
-}
+std::string file_fnv1a64(const fs::path& file) { return detail::fnv1a64_hex(read_text_file(file)); }
 
 void copy_executable(const fs::path& from, const fs::path& to) {
   const std::string bytes = read_text_file(from);

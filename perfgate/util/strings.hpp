@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -116,6 +118,18 @@ struct utf8_char {
     s.remove_prefix(n);
   }
   return out;
+}
+
+/// The FNV-1a 64-bit hash of `bytes` as 16 lowercase hex digits: a stable fingerprint (the same
+/// on every machine and run), not a cryptographic one.
+[[nodiscard]] inline std::string fnv1a64_hex(std::string_view bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL; // FNV-1a's offset basis and prime
+  for (const char c : bytes) {
+    h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
 }
 
 } // namespace perfgate::detail

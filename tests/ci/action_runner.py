@@ -340,11 +340,13 @@ class Runner:
 class FakeGitHubApi:
     """GitHub's REST API for pr_loop.py on 127.0.0.1: workflow runs (filtered by branch,
     status and head_sha as GitHub does), their artifacts (zips served through a redirect, as
-    GitHub's signed storage URLs are), and one pull request's issue comments. Records every
-    request as (method, path, query, body)."""
+    GitHub's signed storage URLs are), a commit's history (`GET /commits?sha=`, from the git
+    repository `git_dir`, newest first as GitHub lists it) and one pull request's issue
+    comments. Records every request as (method, path, query, body)."""
 
-    def __init__(self, repo):
+    def __init__(self, repo, git_dir=None):
         self.repo, self.runs, self.comments, self.requests = repo, [], [], []
+        self.git_dir = git_dir
         api = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -417,6 +419,12 @@ class FakeGitHubApi:
             shown = [{k: v for k, v in r.items() if k != "artifacts"}
                      for r in runs[:int(query.get("per_page", 30))]]
             return 200, {"total_count": len(runs), "workflow_runs": shown}
+        if method == "GET" and path == "/commits" and self.git_dir:
+            listed = subprocess.run(["git", "-C", self.git_dir, "rev-list",
+                                     f"--max-count={int(query.get('per_page', 30))}",
+                                     query["sha"]], check=True, stdout=subprocess.PIPE,
+                                    text=True).stdout.split()
+            return 200, [{"sha": sha} for sha in listed]
         match = re.fullmatch(r"/actions/runs/(\d+)/artifacts", path)
         if method == "GET" and match:
             run = next(r for r in self.runs if r["id"] == int(match.group(1)))

@@ -9,6 +9,8 @@ times) against the device `bad` (DRAM 100 GB/s): every kernel BM_kNN moves 1e8 b
 roof. On main each takes 1.25 ms (efficiency 0.8, MIN_EFFICIENCY 0.5: all pass). The pull
 request slows BM_k00 by 1.3x (0.62: passes the gate, a regression against the base) and BM_kNN
 by 1.6 + 0.1 NN (NN = 1..11: 0.47 down to 0.30: each fails the gate); the worst is BM_k11.
+A later commit on main changes the README only and its run failed (no stored reports): a second
+pull request from it, as fast as main, shows what missing-baseline does (issue 52).
 
 usage: test_action.py PERFGATE_BUILD_DIR SOURCE_DIR [unittest arguments]"""
 import importlib.util
@@ -103,7 +105,7 @@ class ActionTest(unittest.TestCase):
         git(ws, "-c", "user.name=t", "-c", "user.email=t@example.test", "commit", "-qam", "slower")
         cls.head_sha = git(ws, "rev-parse", "HEAD")
 
-        cls.api = FakeGitHubApi(REPO)
+        cls.api = FakeGitHubApi(REPO, git_dir=ws)
         env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()}
         env.update(GITHUB_API_URL=cls.api.url,
                    PATH=os.pathsep.join([os.path.join(install, "bin"), env["PATH"]]))
@@ -121,6 +123,20 @@ class ActionTest(unittest.TestCase):
         cls.api.add_run("perf.yml", "main", cls.base_sha, cls.push_artifacts)
         cls.api.add_run("perf.yml", "main", "f" * 40,
                         {"perfgate-reports-runner-1": zip_of({"all.json": "{}"})})
+
+        # main moves on to a commit whose run failed (its reports unreadable, and not a success:
+        # never a baseline); a pull request from it changes nothing that is timed.
+        pathlib.Path(ws, "README.md").write_text("docs only\n")
+        git(ws, "add", "README.md")
+        git(ws, "-c", "user.name=t", "-c", "user.email=t@example.test", "commit", "-qm", "docs")
+        cls.unstored_sha = git(ws, "rev-parse", "HEAD")
+        cls.api.add_run("perf.yml", "main", cls.unstored_sha,
+                        {"perfgate-reports-runner-1": zip_of({"all.json": "{}"})},
+                        conclusion="failure")
+        git(ws, "checkout", "-qb", "pr-same-speed")
+        git(ws, "-c", "user.name=t", "-c", "user.email=t@example.test", "commit", "-q",
+            "--allow-empty", "-m", "same speed")
+        cls.same_speed_sha = git(ws, "rev-parse", "HEAD")
         git(ws, "checkout", "-q", "pr")
 
     @classmethod
@@ -139,13 +155,28 @@ class ActionTest(unittest.TestCase):
                 "ref_name": "main", "workflow_ref": WORKFLOW_REF, "token": "TOKEN",
                 "server_url": "https://github.example.test"}
 
-    def pr_context(self, fork=False):
-        event = {"pull_request": {"number": 5, "base": {"sha": self.base_sha, "ref": "main"},
-                                  "head": {"sha": self.head_sha, "repo": {"fork": fork}}}}
+    def pr_context(self, fork=False, number=5, base=None, head=None):
+        base, head = base or self.base_sha, head or self.head_sha
+        event = {"pull_request": {"number": number, "base": {"sha": base, "ref": "main"},
+                                  "head": {"sha": head, "repo": {"fork": fork}}}}
         return {"event_name": "pull_request", "event": event, "repository": REPO,
-                "sha": self.head_sha, "ref_name": "5/merge", "base_ref": "main",
+                "sha": head, "ref_name": f"{number}/merge", "base_ref": "main",
                 "workflow_ref": WORKFLOW_REF, "token": "TOKEN",
                 "server_url": "https://github.example.test"}
+
+    def run_unstored_base(self, inputs, number):
+        """The pull request from the commit whose run failed: its base has no stored reports."""
+        git(self.workspace, "checkout", "-q", "pr-same-speed")
+        try:
+            return self.run_action(inputs, self.pr_context(number=number, base=self.unstored_sha,
+                                                           head=self.same_speed_sha))
+        finally:
+            git(self.workspace, "checkout", "-q", "pr")
+
+    def comment_of(self, number):
+        comments = [c for c in self.api.comments if c["pr"] == number]
+        self.assertEqual(len(comments), 1)
+        return comments[0]["body"]
 
     def requests(self, method, suffix):
         return [r for r in self.api.requests if r[0] == method and r[1].endswith(suffix)]
@@ -206,7 +237,7 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(len([c for c in self.api.comments if c["pr"] == 5]), 1)
         patches = [r for r in self.api.requests[before:] if r[0] == "PATCH"]
         self.assertEqual([r[1] for r in patches], [f"/repos/{REPO}/issues/comments/{comments[0]['id']}"])
-        self.assertEqual(self.requests("POST", "/comments")[-1:], self.requests("POST", "/comments")[:1])
+        self.assertEqual(len(self.requests("POST", "/issues/5/comments")), 1)
 
     def test_a_forks_pull_request_gets_the_summary_and_no_comment(self):
         before = len(self.api.requests)
@@ -249,6 +280,59 @@ class ActionTest(unittest.TestCase):
             history = z.read("history.jsonl").decode().splitlines()
         self.assertGreaterEqual(len(history), 1)
         self.assertIn(self.base_sha, history[0])
+
+    # Issue 52: a base without stored reports never passes silently.
+    def test_a_base_without_reports_is_compared_with_its_nearest_stored_ancestor(self):
+        run = self.run_unstored_base({}, 11)  # missing-baseline: ancestor, the default
+        self.assertFalse(run.failed, run.stdout)
+        self.assertEqual(run.outputs["verdict"], "pass")
+        self.assertEqual(run.outputs["baseline-commit"], self.base_sha)
+        self.assertEqual(run.step("compare").outputs["status"], "0")
+        body = self.comment_of(11)
+        self.assertIn(f"Compared with the stored reports of **{self.base_sha[:12]}**, the "
+                      f"nearest ancestor of the base commit {self.unstored_sha[:12]}", body)
+        self.assertIn("12 kernels, 0 regressed", body)
+        self.assertIn(self.base_sha[:12], run.summary)
+
+    def test_missing_baseline_fail_compares_nothing_and_fails(self):
+        run = self.run_unstored_base({"missing-baseline": "fail"}, 12)
+        self.assertTrue(run.failed)
+        self.assertEqual(run.outputs["verdict"], "no-baseline")
+        self.assertEqual(run.outputs["baseline-commit"], "")
+        self.assertEqual(run.step("compare").outputs["status"], "4")
+        self.assert_steps(run, {"compare": "success", "verdict": "failure"})
+        body = self.comment_of(12)
+        self.assertIn("**Nothing was compared: no baseline.**", body)
+        self.assertIn("**This check fails**", body)
+        self.assertIn("::error title=perfgate::nothing was compared: the base commit "
+                      f"{self.unstored_sha[:12]} has no stored reports", run.stdout)
+
+    def test_missing_baseline_pass_says_nothing_was_compared(self):
+        run = self.run_unstored_base({"missing-baseline": "pass"}, 13)
+        self.assertFalse(run.failed, run.stdout)
+        self.assertEqual(run.outputs["verdict"], "pass")
+        self.assertEqual(run.outputs["baseline-commit"], "")
+        self.assertTrue(run.summary.startswith("**Nothing was compared: no baseline.**"),
+                        run.summary[:300])
+        self.assertIn("This check passes on the gate alone", self.comment_of(13))
+
+    def test_ancestor_without_any_stored_run_fails_as_fail_does(self):
+        runs, self.api.runs = self.api.runs, []  # no run of the workflow ever stored reports
+        try:
+            run = self.run_unstored_base({}, 14)
+        finally:
+            self.api.runs = runs
+        self.assertTrue(run.failed)
+        self.assertEqual(run.outputs["verdict"], "no-baseline")
+        self.assertIn("nor any of its 99 nearest ancestors", run.stdout)
+        self.assertIn("**This check fails**", self.comment_of(14))
+
+    def test_a_bad_missing_baseline_input_fails(self):
+        run = self.run_unstored_base({"missing-baseline": "skip"}, 15)
+        self.assertTrue(run.failed)
+        self.assert_steps(run, {"compare": "failure"})
+        self.assertIn("::error title=perfgate::input missing-baseline must be ancestor, fail or "
+                      "pass, not 'skip'", run.stdout)
 
     def test_a_bad_baseline_input_stops_at_the_first_step(self):
         run = self.run_action({"baseline": "previous"}, self.pr_context())

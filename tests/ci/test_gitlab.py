@@ -5,8 +5,10 @@ would (PyYAML), the job publishes the metrics and JUnit reports, and its script,
 a runner's shell runs it (the lines in order, in one session, stopping at the first failure),
 gates test_action.py's project of twelve perf tests: the pull request's profile, eleven kernels
 below MIN_EFFICIENCY. The job fails (the gate did) and still writes the reports, which
-tests/cli/check_ci_formats.py's checks accept: prometheus_client's OpenMetrics parser, the JUnit
-XSD, one test case per kernel, the numbers and verdicts of the merged report.
+tests/cli/check_ci_formats.py's checks accept: prometheus_client's OpenMetrics parser and
+GitLab's metrics parser, Jenkins xunit's and Ant's JUnit schemas and GitLab's JUnit parser, one
+test case per kernel with its test in the classname, the numbers and verdicts of the merged
+report.
 
 usage: test_gitlab.py PERFGATE_BUILD_DIR SOURCE_DIR [unittest arguments]
 exit 77 without PyYAML, prometheus_client or xmllint."""
@@ -95,7 +97,7 @@ class GitLabTemplate(unittest.TestCase):
         try:
             check_ci_formats.check_openmetrics(metrics, doc)
             check_ci_formats.check_junit(
-                junit, pathlib.Path(self.source, "tests/data/junit/junit.xsd"), doc)
+                junit, pathlib.Path(self.source, "tests/data/junit"), doc)
         except SystemExit as e:  # check_ci_formats fails by exiting, with its message printed
             self.fail(f"check_ci_formats rejected the job's reports (exit {e.code})")
         cases = ET.parse(junit).getroot().iter("testcase")

@@ -351,7 +351,8 @@ class FetchBaseline(unittest.TestCase):
                 (200, {}, zip_of({"all.json": '{"schema": "perfgate-report/2"}'})),
         })
         with tempfile.TemporaryDirectory() as tmp:
-            artifact, files = self.fetch(fake, tmp)
+            artifact, files, run = self.fetch(fake, tmp)
+            self.assertEqual(run["id"], 7)
             self.assertEqual(artifact["id"], 9)
             self.assertEqual(files, ["all.json"])
             self.assertIn("perfgate-report/2", pathlib.Path(tmp, "all.json").read_text())
@@ -404,6 +405,88 @@ class FetchBaseline(unittest.TestCase):
                                             "per_page": "1", "head_sha": "fedcba9876543210"})
         self.assertIn("no successful run of commit fedcba987654 on branch 'main'",
                       str(c.exception))
+
+
+class FetchAncestor(unittest.TestCase):
+    """A base commit without stored reports (issue 52): the nearest ancestor that has them."""
+    RUNS = f"/repos/{REPO}/actions/workflows/perf.yml/runs"
+    COMMITS = f"/repos/{REPO}/commits"
+    BASE, PARENT, GRANDPARENT = "c2" * 20, "c1" * 20, "c0" * 20
+
+    def routes(self, runs, artifacts):
+        """runs: [(id, sha)]; artifacts: run id -> [names]."""
+        routes = {
+            ("GET", self.COMMITS): (200, {}, [{"sha": c} for c in
+                                              (self.BASE, self.PARENT, self.GRANDPARENT)]),
+            ("GET", self.RUNS): (200, {}, {"workflow_runs": [
+                {"id": i, "head_sha": sha, "html_url": f"https://github.test/runs/{i}"}
+                for i, sha in runs]}),
+        }
+        for run_id, names in artifacts.items():
+            routes[("GET", f"/repos/{REPO}/actions/runs/{run_id}/artifacts")] = (200, {}, {
+                "artifacts": [{"id": run_id * 10 + n, "name": name, "created_at": "2026",
+                               "archive_download_url":
+                                   f"{API}/repos/{REPO}/actions/artifacts/{run_id}/zip"}
+                              for n, name in enumerate(names)]})
+            routes[("GET", f"/repos/{REPO}/actions/artifacts/{run_id}/zip")] = \
+                (200, {}, zip_of({"all.json": f'{{"run": {run_id}}}'}))
+        return FakeGitHub(routes)
+
+    def fetch(self, fake, tmp, ancestors=3, log=None):
+        return pr_loop.fetch_baseline(fake.github(), REPO, "main", "perf.yml", "perfgate-r-",
+                                      tmp, log=log or (lambda m: None), commit=self.BASE,
+                                      ancestors=ancestors)
+
+    def test_the_nearest_ancestor_with_reports_not_one_without(self):
+        # The parent's run holds no report artifact; the grandparent's does.
+        fake = self.routes([(8, self.PARENT), (9, self.GRANDPARENT)],
+                           {8: ["logs"], 9: ["perfgate-r-gpu"]})
+        said = []
+        with tempfile.TemporaryDirectory() as tmp:
+            artifact, _, run = self.fetch(fake, tmp, log=said.append)
+            self.assertEqual(pathlib.Path(tmp, "all.json").read_text(), '{"run": 9}')
+        self.assertEqual((run["id"], run["head_sha"], artifact["name"]),
+                         (9, self.GRANDPARENT, "perfgate-r-gpu"))
+        commits = [c for c in fake.calls if c[1] == self.COMMITS]
+        self.assertEqual(commits[0][2], {"sha": self.BASE, "per_page": "4"})
+        self.assertIn(f"commit {self.BASE[:12]} has no stored reports; its nearest ancestor "
+                      f"with them is {self.GRANDPARENT[:12]}", said[0])
+
+    def test_the_base_itself_first(self):
+        fake = self.routes([(7, self.BASE), (9, self.GRANDPARENT)],
+                           {7: ["perfgate-r-gpu"], 9: ["perfgate-r-gpu"]})
+        with tempfile.TemporaryDirectory() as tmp:
+            _, _, run = self.fetch(fake, tmp)
+        self.assertEqual(run["id"], 7)
+        self.assertEqual([c for c in fake.calls if c[1] == self.COMMITS], [])
+
+    def test_no_ancestor_with_reports_is_no_baseline(self):
+        fake = self.routes([(8, self.PARENT)], {8: ["logs"]})
+        with tempfile.TemporaryDirectory() as tmp, self.assertRaises(pr_loop.NoBaseline) as c:
+            self.fetch(fake, tmp, ancestors=1)
+        self.assertIn(f"neither commit {self.BASE[:12]} nor any of its 1 nearest ancestors",
+                      str(c.exception))
+
+    def test_without_ancestors_the_base_alone(self):
+        fake = self.routes([(9, self.GRANDPARENT)], {9: ["perfgate-r-gpu"]})
+        with tempfile.TemporaryDirectory() as tmp, self.assertRaises(pr_loop.NoBaseline):
+            self.fetch(fake, tmp, ancestors=0)
+
+    def test_main_names_the_commit_in_github_output(self):
+        fake = self.routes([(9, self.GRANDPARENT)], {9: ["perfgate-r-gpu"]})
+        args = ["fetch-baseline", "--repo", REPO, "--branch", "main", "--workflow", "perf.yml",
+                "--artifact-prefix", "perfgate-r-", "--commit", self.BASE]
+        with tempfile.TemporaryDirectory() as tmp, \
+                mock.patch.dict(os.environ, {"GITHUB_TOKEN": "T", "GITHUB_API_URL": API}), \
+                contextlib.redirect_stderr(io.StringIO()) as err:
+            out = pathlib.Path(tmp, "output")
+            self.assertEqual(pr_loop.main(args + ["--out", tmp, "--ancestors", "2",
+                                                  "--github-output", str(out)], request=fake), 0)
+            self.assertEqual(out.read_text(), f"baseline-commit={self.GRANDPARENT}\n"
+                                              "baseline-run=https://github.test/runs/9\n")
+            self.assertEqual(pr_loop.main(args + ["--out", tmp, "--ancestors", "100"],
+                                          request=fake), 2)
+        self.assertIn("--ancestors 100: give 0 to 99", err.getvalue())
 
 
 class Annotate(unittest.TestCase):
@@ -569,7 +652,7 @@ class Compare(unittest.TestCase):
         pathlib.Path(tmp, "base.json").write_text("{}")
         return str(script)
 
-    def compare(self, tmp, perfgate, base="base.json"):
+    def compare(self, tmp, perfgate, base="base.json", extra=()):
         md = pathlib.Path(tmp, "compare.md")
         summary = pathlib.Path(tmp, "summary.md")
         summary.write_text("## this run\n", encoding="utf-8")
@@ -577,7 +660,7 @@ class Compare(unittest.TestCase):
             code = pr_loop.main(["compare", "--perfgate", perfgate, "--base",
                                  str(pathlib.Path(tmp, base)), "--head",
                                  str(pathlib.Path(tmp, "head.json")), "--md-out", str(md),
-                                 "--no-baseline-body", str(summary)])
+                                 "--no-baseline-body", str(summary), *extra])
         return code, md.read_text(encoding="utf-8") if md.exists() else None, err.getvalue()
 
     def test_regression_exits_1_with_the_table_written(self):
@@ -608,13 +691,39 @@ class Compare(unittest.TestCase):
             code, _, _ = self.compare(tmp, self.fake_perfgate(tmp, 3))
         self.assertEqual(code, 3)
 
-    def test_no_baseline_skips_the_comparison(self):
+    def test_no_baseline_compares_nothing_and_fails_by_default(self):
         with tempfile.TemporaryDirectory() as tmp:
             code, md, err = self.compare(tmp, "/nonexistent/perfgate", base="missing.json")
-        self.assertEqual(code, 0)
-        self.assertTrue(md.startswith("**No baseline yet: comparison skipped.**"))
+        self.assertEqual(code, 4)
+        self.assertTrue(md.startswith("**Nothing was compared: no baseline.**"))
+        self.assertIn("**This check fails**", md)
         self.assertTrue(md.endswith("## this run\n"))
-        self.assertIn("no baseline yet: comparison skipped", err)
+        self.assertIn("no baseline: nothing was compared, and the check fails", err)
+
+    def test_no_baseline_passes_when_asked_and_says_nothing_was_compared(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            code, md, err = self.compare(tmp, "/nonexistent/perfgate", base="missing.json",
+                                         extra=["--missing-baseline", "pass"])
+        self.assertEqual(code, 0)
+        self.assertTrue(md.startswith("**Nothing was compared: no baseline.**"))
+        self.assertIn("This check passes on the gate alone", md)
+        self.assertIn("nothing was compared (missing-baseline pass)", err)
+
+    def test_an_ancestors_baseline_is_named_above_the_table(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            code, md, _ = self.compare(tmp, self.fake_perfgate(tmp, 0, "table\n"),
+                                       extra=["--base-commit", "b" * 40,
+                                              "--baseline-commit", "a" * 40])
+        self.assertEqual(code, 0)
+        self.assertEqual(md, f"Compared with the stored reports of **{'a' * 12}**, the nearest "
+                             f"ancestor of the base commit {'b' * 12} that has them: the base "
+                             "commit's run failed, was skipped, or its reports expired.\n\n"
+                             "table\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            _, md, _ = self.compare(tmp, self.fake_perfgate(tmp, 1, "table\n"),
+                                    extra=["--base-commit", "b" * 40, "--baseline-commit", "b" * 40])
+        self.assertEqual(md, f"Compared with the stored reports of the base commit {'b' * 12}."
+                             "\n\ntable\n")
 
     def test_missing_perfgate_is_an_error(self):
         with tempfile.TemporaryDirectory() as tmp:

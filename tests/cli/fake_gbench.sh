@@ -7,6 +7,10 @@
 # for benchmarks by exact name (`--benchmark_filter=^(...)$`, the gate's confirmation runs)
 # writes the next file, the last one again once the list is spent; STATE counts them.
 # --fake-sleep=S: sleep S seconds before writing (a benchmark that takes time).
+# --fake-log=FILE: append this invocation's arguments to FILE, one invocation a line.
+# --benchmark_list_tests=true: print the recorded file's benchmark names, as Google Benchmark
+# lists its benchmarks, and run none (the gate lists them in its first run, for --kernels: a
+# sequence's state starts again there).
 json=stream_benchmarks.json
 sequence=
 confirming=no
@@ -15,8 +19,23 @@ for arg in "$@"; do
     --fake-json=*) json="${arg#--fake-json=}" ;;
     --fake-json-sequence=*) sequence="${arg#--fake-json-sequence=}" ;;
     --fake-sleep=*) sleep "${arg#--fake-sleep=}" ;;
+    --fake-log=*) echo "$*" >>"${arg#--fake-log=}" ;;
     --benchmark_filter=^\(*) confirming=yes ;;
   esac
+done
+for arg in "$@"; do
+  if [ "$arg" = --benchmark_list_tests=true ]; then
+    # Listed first by the gate's first run only (--kernels): the sequence starts again.
+    [ -z "$sequence" ] || rm -f "${sequence%%:*}"
+    python3 -c 'import json, sys
+names = []
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    n = b.get("run_name", b["name"])
+    if b.get("run_type", "iteration") == "iteration" and n not in names:
+        names.append(n)
+print("\n".join(names))' "$(dirname "$0")/../data/gbench/$json"
+    exit 0
+  fi
 done
 if [ -n "$sequence" ]; then
   state="${sequence%%:*}"

@@ -22,6 +22,14 @@ if(NOT documented STREQUAL parsed)
 endif()
 message(STATUS "ok: synopsis and parser agree on ${documented}")
 
+# The helpers are functions that return what they find in variables their caller names: a
+# macro would share the caller's variables implicitly (issue 54).
+string(REGEX MATCHALL "\n[ \t]*macro[(][A-Za-z_0-9]+" macros "${text}")
+if(macros)
+  message(FATAL_ERROR "PerfGate.cmake defines macros, which share their caller's variables: "
+                      "${macros}")
+endif()
+
 set(cases
   "BOGUS 1|unknown keyword or stray value: BOGUS"
   "KERNELS|keyword without a value: KERNELS"

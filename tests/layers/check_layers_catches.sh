@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # scripts/check_layers.py on a small tree: it passes a downward include and fails, naming the
 # file, line and layers, on an upward one, on a private header named without its folder, and on
-# a public header that has no layer.
+# a public header that has no layer; and a drawing of the layers (docs/architecture.md) that
+# puts a layer above one that includes it, or leaves one out.
 # usage: check_layers_catches.sh PYTHON CHECK_LAYERS_PY WORK_DIR
 set -eu
 python=$1 check=$2 work=$3
@@ -36,4 +37,18 @@ expect 1 'perfgate/model/profile.cpp:1: <perfgate/plot.hpp> is no public header 
 
 printf '#include <perfgate/gate.hpp>\n' > "$work/perfgate/model/profile.cpp"
 expect 1 "layer 'model' includes 'perfgate/gate.hpp' of layer 'gate'"
+# docs/architecture.md's drawing: every layer once, each above every layer it includes.
+printf '#include "util/strings.hpp"\n' > "$work/perfgate/model/profile.cpp"
+mkdir -p "$work/docs"
+draw() { # draw LAYER...: a drawing of these layers, top to bottom
+  { echo '# Architecture'; echo '```'
+    for layer in "$@"; do printf ' %s/   what it does\n   |\n' "$layer"; done
+    echo '```'; } > "$work/docs/architecture.md"
+}
+draw cli decide history collectors importers gate report microbench model util
+expect 0 'every include goes down the layers'
+draw cli decide history collectors importers model gate report microbench util
+expect 1 "the drawing puts 'model' above 'gate', which includes it"
+draw cli decide history collectors importers gate report model util
+expect 1 'the drawing lacks the layer\(s\) microbench'
 echo "check_layers: catches every upward include it was shown"

@@ -3,12 +3,15 @@
 // request, and what Prometheus' parsers read): one gauge family per quantity, a sample per
 // kernel and device, and where the report compared a suite its one figure (the geometric mean
 // time ratio, its interval, the kernels per verdict). A number the report does not hold is no
-// sample, never a 0.
+// sample, never a 0. Labels and numbers as every writer for other tools has them
+// (tool_names.hpp): `kernel` and `device`, and `test` (the CTest test) for a merged report's
+// kernels, unique, bounded, escaped for GitLab's parser too; numbers at 4 significant digits.
 #include <perfgate/report.hpp>
 #include <perfgate/writers.hpp>
 
-#include "util/number_format.hpp"
+#include "report/writers/tool_names.hpp"
 
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,20 +19,8 @@
 namespace perfgate {
 namespace {
 
-// A label value: backslash, double quote and line feed escaped (OpenMetrics' ABNF).
-std::string label_value(std::string_view v) {
-  std::string out;
-  for (const char c : v) {
-    if (c == '\\' || c == '"') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else {
-      out += c;
-    }
-  }
-  return out;
+std::string label(std::string_view name, std::string_view value) {
+  return std::string(name) + "=\"" + detail::openmetrics_label_value(value) + "\"";
 }
 
 struct family {
@@ -37,11 +28,14 @@ struct family {
   std::string unit; // empty: none (the name then ends without one)
   std::string help;
   std::string samples;
+  std::set<std::string> series{}; // one sample a label set (a device predicted twice: once)
 
-  void add(const std::string& labels, double value) {
-    samples +=
-        name + (labels.empty() ? "" : "{" + labels + "}") + " " + detail::shortest(value) + "\n";
+  void add(const std::string& labels, const std::string& value) {
+    if (series.insert(labels).second) {
+      samples += name + (labels.empty() ? "" : "{" + labels + "}") + " " + value + "\n";
+    }
   }
+  void add(const std::string& labels, double value) { add(labels, detail::tool_number(value)); }
   [[nodiscard]] std::string text() const {
     std::string t = "# TYPE " + name + " gauge\n";
     if (!unit.empty()) {
@@ -53,7 +47,7 @@ struct family {
 
 // The suite's figure (report::suite): absent without a comparison, never zeros.
 std::vector<family> suite_families(const stats::suite_summary& s) {
-  const std::string confidence = "confidence=\"" + detail::shortest(s.confidence) + "\"";
+  const std::string confidence = label("confidence", detail::tool_number(s.confidence));
   family ratio{"perfgate_suite_time_ratio", "",
                "Geometric mean over the compared kernels of time head/base (1.03: 3% slower).", ""};
   family low{"perfgate_suite_time_ratio_low", "",
@@ -70,7 +64,7 @@ std::vector<family> suite_families(const stats::suite_summary& s) {
                                        {"SAME", s.same},
                                        {"AMBIGUOUS", s.ambiguous},
                                        {"unjudged", s.unjudged}}) {
-    kernels.add("verdict=\"" + std::string(verdict) + "\"", static_cast<double>(count));
+    kernels.add(label("verdict", verdict), std::to_string(count));
   }
   return {ratio, low, high, kernels};
 }
@@ -88,10 +82,14 @@ std::string report_to_openmetrics(const report& r) {
                    "The model's predicted time on the device.", ""};
   family status{"perfgate_kernel_failed", "",
                 "1 where the gate failed the kernel, 0 where it passed or warned.", ""};
-  for (const auto& k : r.kernels) {
-    const std::string kernel = "kernel=\"" + label_value(k.name) + "\"";
-    const std::string local = k.result.device.empty() ? r.local_device : k.result.device;
-    const std::string at_local = kernel + ",device=\"" + label_value(local) + "\"";
+  const auto names = detail::tool_kernels(r);
+  for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+    const auto& k = r.kernels[i];
+    const auto at = [&](const std::string& device) {
+      return label("kernel", names[i].kernel) + "," + label("device", device) +
+             (names[i].test.empty() ? "" : "," + label("test", names[i].test));
+    };
+    const std::string at_local = at(names[i].device);
     if (k.result.efficiency) {
       efficiency.add(at_local, *k.result.efficiency);
     }
@@ -99,15 +97,15 @@ std::string report_to_openmetrics(const report& r) {
       measured.add(at_local, k.measured->time_s);
     }
     if (k.result.status != verdict_status::skip) {
-      status.add(at_local, k.result.status == verdict_status::fail ? 1 : 0);
+      status.add(at_local, k.result.status == verdict_status::fail ? "1" : "0");
     }
     for (const auto& p : k.predictions) {
-      const std::string at = kernel + ",device=\"" + label_value(p.device) + "\"";
+      const std::string at_device = at(detail::tool_name(p.device));
       if (p.roof && p.roof->time_s > 0) {
-        roof.add(at, p.roof->time_s);
+        roof.add(at_device, p.roof->time_s);
       }
       if (p.predicted_time_s > 0) {
-        predicted.add(at, p.predicted_time_s);
+        predicted.add(at_device, p.predicted_time_s);
       }
     }
   }

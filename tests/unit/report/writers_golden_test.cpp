@@ -128,8 +128,25 @@ TEST(WritersGolden, NoFieldIsZeroForAnUnknownValue) {
   EXPECT_FALSE(json.at("kernels").at(0).at("measured").contains("samples"));
 }
 
+// The README's synopsis of `perfgate report --format` lists every writer, in order (issue 52).
+std::string readme_report_formats() {
+  const std::string readme = perfgate::read_text_file(PERFGATE_SOURCE_DIR "/README.md");
+  const std::string line = "\nperfgate report    REPORT.json --format ";
+  const auto at = readme.find(line);
+  if (at == std::string::npos) {
+    return "";
+  }
+  const auto from = at + line.size();
+  return readme.substr(from, readme.find(' ', from) - from);
+}
+
 TEST(WritersGolden, EveryWriterIsInTheDocsAndFindsByItsNames) {
   const std::string docs = perfgate::read_text_file(PERFGATE_SOURCE_DIR "/docs/formats.md");
+  std::string synopsis;
+  for (const auto& w : perfgate::report_writers()) {
+    synopsis += (synopsis.empty() ? "" : "|") + std::string(w.name);
+  }
+  EXPECT_EQ(readme_report_formats(), synopsis) << "README.md's synopsis of perfgate report";
   for (const auto& w : perfgate::report_writers()) {
     EXPECT_NE(docs.find("| `" + std::string(w.name) + "` |"), std::string::npos)
         << "docs/formats.md's table of report formats lacks `" << w.name << "`";
