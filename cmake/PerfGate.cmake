@@ -144,6 +144,10 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
 
   ``REPETITIONS <n>``
     Google Benchmark repetitions per benchmark (``--benchmark_repetitions``). Default ``5``.
+    The time the program measures a benchmark for (its ``--benchmark_min_time`` among ``ARGS``,
+    else Google Benchmark's 0.5 s) is split among them, so that the samples the gate needs cost
+    what one plain run of the program costs; a benchmark that sets its own ``MinTime()`` or a
+    ``--benchmark_min_time=<n>x`` keeps what it says.
 
   ``TARGET_CI <fraction>`` and ``TIME_BUDGET <seconds>``
     Google Benchmark: adaptive repetitions. Rounds of ``REPETITIONS`` (at least 6) are run, only

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // perfgate ab --base BIN --head BIN --device DEV... [-- ARGS...]: the base build and the head
 // build of one program measured alternately on this machine in one session (ABBA), and the
-// head's run medians judged against the base's (stats::judge_ab, docs/statistics.md).
+// head's run medians judged against the base's by the gate (docs/statistics.md).
 // What moves a shared runner over minutes (its neighbours, its clocks) moves both sides
 // alike, so it cancels where a stored baseline from another hour cannot.
 #include <perfgate/error.hpp>
@@ -55,8 +55,6 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
               "each run of either build");
   return [o, policy, report_file, device_ids, argv, program]() {
     o->args = program;
-    o->max_efficiency_drop = policy->max_efficiency_drop;
-    o->confidence = policy->confidence;
     if (o->max_rounds < o->min_rounds) {
       throw usage_error("--max-rounds " + std::to_string(o->max_rounds) +
                         " is below --min-rounds " + std::to_string(o->min_rounds));
@@ -69,7 +67,7 @@ action add_ab_command(CLI::App& app, const std::vector<std::string>& argv,
     const std::vector<device> devices = resolve_devices(*device_ids);
     const run_meta meta = make_run_meta("ab", argv);
     const report judged =
-        decide::judge_ab_outcome(decide::run_ab_session(*o, devices, meta), *policy);
+        decide::judge_ab_outcome(decide::run_ab_session(*o, *policy, devices, meta), *policy);
     std::cout << "perfgate ab: " << judged.kernels.size() << " kernel"
               << (judged.kernels.size() == 1 ? "" : "s") << ", head against base on "
               << judged.devices.front().id << "\n"

@@ -98,9 +98,7 @@ bisect_answer step(const bisect_options& o, const std::vector<std::string>& prog
     std::cerr << "perfgate bisect: " << sha << " does not build: skipped (125)\n";
     return bisect_answer::skip;
   }
-  decide::ab_session s = o.session;
-  s.max_efficiency_drop = o.policy.max_efficiency_drop;
-  s.confidence = o.policy.confidence;
+  decide::ab_session s = o.session; // this commit's builds
   s.base_binary = (fs::path(o.work_dir) / "base" / o.executable).string();
   s.head_binary = (fs::path(o.repo) / o.executable).string();
   s.args = program;
@@ -115,7 +113,7 @@ bisect_answer step(const bisect_options& o, const std::vector<std::string>& prog
   report judged;
   try {
     judged = decide::judge_ab_outcome(
-        decide::run_ab_session(s, devices, make_run_meta("bisect", {})), o.policy);
+        decide::run_ab_session(s, o.policy, devices, make_run_meta("bisect", {})), o.policy);
   } catch (const target_error& e) {
     std::cerr << "perfgate bisect: " << sha << ": " << e.what() << ": skipped (125)\n";
     return bisect_answer::skip;

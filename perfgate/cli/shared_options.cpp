@@ -35,7 +35,9 @@ void add_collection_options(CLI::App* cmd, decide::program_collection& c, bool r
       ->check(CLI::IsMember(names))
       ->capture_default_str();
   cmd->add_option("--kernels", c.kernels, "Only kernels / benchmarks matching this regex");
-  cmd->add_option("--repetitions", c.repetitions, "gbench: repetitions per benchmark and run")
+  cmd->add_option("--repetitions", c.repetitions,
+                  "gbench: repetitions per benchmark and run, sharing the time one plain run "
+                  "measures a benchmark for (its --benchmark_min_time, else 0.5 s)")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   cmd->add_option("--timeout", c.timeout_s,

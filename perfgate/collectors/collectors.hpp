@@ -37,11 +37,10 @@ struct collect_request {
   /// ncu collector hands it to ncu so that other kernels are not replayed at all.
   std::string kernel_regex;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-  /// gbench: adaptive repetitions. Rounds of `repetitions` (at least 6, the fewest whose median
-  /// has a 95% interval) until every benchmark's median interval lies within +- this fraction
-  /// of its median, or the next round would overrun time_budget_s. Unset: one run.
-  std::optional<double> target_ci;
-  double time_budget_s = 60;
+  /// gbench: the program's own time a benchmark measures (--benchmark_min_time, 0.5 s unless
+  /// its arguments say) is split among the repetitions, so that the samples the gate needs cost
+  /// what one plain run of the program costs. False: each repetition takes the whole time.
+  bool split_min_time = true;
   /// cupti: flush L2 before every launch of the timing run (cold-cache times).
   bool flush_l2 = false;
   /// gbench: run only the benchmarks of these exact names (the gate's confirmation runs);
@@ -66,8 +65,9 @@ struct collect_request {
   }
 };
 
-/// A Google Benchmark binary run with JSON output and repetitions (adaptive with target_ci,
-/// progress on stderr).
+/// One run of a Google Benchmark binary with JSON output and `repetitions`, limited to the
+/// benchmarks --kernels finds (or `only_benchmarks`); the deciding layer repeats it in rounds
+/// where a precision is asked for (decide::collect_program).
 [[nodiscard]] profile collect_gbench(const collect_request& request);
 
 /// The larger half of the median's 95% interval, relative to the median; infinite below 6

@@ -9,6 +9,7 @@
 #include "util/subprocess.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +106,38 @@ private:
 
 namespace {
 
+// The time each repetition measures a benchmark for, when the program's own time is split among
+// `repetitions` (request.split_min_time): its --benchmark_min_time (Google Benchmark's default
+// 0.5 s where it gives none) over the repetitions, so that five samples cost one plain run
+// (simdjson's suite: 3.4x its plain run with five repetitions of the whole time each). Nothing
+// where the program fixes iterations (`--benchmark_min_time=100x`) or one repetition takes it
+// all. A benchmark that sets its own MinTime() keeps it.
+std::optional<std::string> split_min_time(const collect_request& request, int repetitions) {
+  if (!request.split_min_time || repetitions <= 1) {
+    return std::nullopt;
+  }
+  double seconds = 0.5;
+  for (const auto& arg : request.program) {
+    if (arg.starts_with("--benchmark_min_time=")) {
+      std::string value = arg.substr(std::string_view("--benchmark_min_time=").size());
+      if (value.ends_with("x")) {
+        return std::nullopt; // iterations, not time
+      }
+      if (value.ends_with("s")) {
+        value.pop_back();
+      }
+      try {
+        seconds = std::stod(value);
+      } catch (const std::exception&) {
+        return std::nullopt; // the program will say what it makes of it
+      }
+    }
+  }
+  char each[32];
+  std::snprintf(each, sizeof each, "%.6g", seconds / repetitions);
+  return std::string(each);
+}
+
 // One run of the benchmark binary with `repetitions` and, when given, a filter.
 profile run_gbench_once(const collect_request& request, int repetitions,
                         const std::string& filter) {
@@ -113,6 +146,9 @@ profile run_gbench_once(const collect_request& request, int repetitions,
   argv.push_back("--benchmark_out=" + out.path());
   argv.emplace_back("--benchmark_out_format=json");
   argv.push_back("--benchmark_repetitions=" + std::to_string(repetitions));
+  if (const auto each = split_min_time(request, repetitions)) {
+    argv.push_back("--benchmark_min_time=" + *each);
+  }
   if (!filter.empty()) {
     argv.push_back("--benchmark_filter=" + filter);
   }
@@ -244,50 +280,7 @@ profile collect_gbench(const collect_request& request) {
   }
   const std::vector<std::string>& names =
       request.only_benchmarks.empty() ? selected.names : request.only_benchmarks;
-  const std::string only = names.empty() ? "" : exact_names_filter(names);
-  if (!request.target_ci) {
-    return run_gbench_once(request, request.repetitions, only);
-  }
-  using clock = std::chrono::steady_clock;
-  const int batch = std::max(request.repetitions, 6);
-  const auto begin = clock::now();
-  profile p = run_gbench_once(request, batch, only);
-  double last_round_s = std::chrono::duration<double>(clock::now() - begin).count();
-  for (int round = 2;; ++round) {
-    std::vector<std::string> open;
-    std::string widest;
-    double widest_w = 0;
-    for (const auto& k : p.kernels) {
-      const double w = k.duration ? median_half_width(k.duration->samples_s) : 0;
-      if (w > *request.target_ci && k.duration->samples < 1000) {
-        open.push_back(k.name);
-      }
-      if (w >= widest_w) {
-        widest_w = w;
-        widest = k.name;
-      }
-    }
-    // One line per round, however many benchmarks: how many are settled, and the widest.
-    const double spent = std::chrono::duration<double>(clock::now() - begin).count();
-    std::cerr << "perfgate: gbench round " << round - 1 << ": " << p.kernels.size() - open.size()
-              << " of " << p.kernels.size()
-              << " benchmark(s) with the median's 95% interval within +-"
-              << percent(*request.target_ci, 1) << "; widest " << widest << " +-"
-              << percent(widest_w, 1) << " (" << static_cast<int>(spent) << " s of "
-              << static_cast<int>(request.time_budget_s) << " s)\n";
-    if (open.empty()) {
-      break;
-    }
-    if (spent + last_round_s > request.time_budget_s) {
-      std::cerr << "perfgate: gbench: the time budget ends before another round; " << open.size()
-                << " benchmark(s) stay wider than the target\n";
-      break;
-    }
-    const auto started = clock::now();
-    add_repetitions(p, run_gbench_once(request, batch, exact_names_filter(open)));
-    last_round_s = std::chrono::duration<double>(clock::now() - started).count();
-  }
-  return p;
+  return run_gbench_once(request, request.repetitions, names.empty() ? "" : exact_names_filter(names));
 }
 
 } // namespace perfgate::detail

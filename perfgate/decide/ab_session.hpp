@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // An interleaved A/B session: a base build and a head build of one program run alternately on
-// this machine (ABBA), each kernel's run times kept, until every kernel's verdict is settled
-// (stats::judge_ab) or the rounds or the time budget end. `perfgate ab` runs one between two
+// this machine (ABBA), each kernel's run times kept as measured, until the gate settles every
+// kernel's verdict or the stopping rule's rounds or time budget end. `perfgate ab` runs one between two
 // builds it is given; `perfgate run` runs one against the build a baseline keeps, when its
 // verdict against the stored baseline is a slowdown or undecided.
 #pragma once
@@ -27,8 +27,6 @@ struct ab_session {
   /// How each run of either build is measured (its program: the build and `args`): collector,
   /// kernels, repetitions, a run's timeout, gbench's only_benchmarks.
   program_collection collection;
-  double max_efficiency_drop = 0.10;
-  double confidence = 0.95;
   int min_rounds = 6; // three ABBA pairs of rounds: stats::ab_min_rounds
   // 60: simulated by resampling BM_triad's measured run medians, a 5% slowdown against a 2%
   // allowance was settled in 95% of sessions by 60 rounds, in 73% by 30 (docs/statistics.md).
@@ -43,13 +41,15 @@ struct ab_outcome {
   std::map<std::string, interleaved_runs, std::less<>> runs;
 };
 
-/// Runs the session, one line a round on stderr. Throws target_error when a round did not
-/// measure a kernel in both builds.
-[[nodiscard]] ab_outcome run_ab_session(const ab_session& s, const std::vector<device>& devices,
-                                        const run_meta& meta);
+/// Runs the session, one line a round on stderr, until the gate, asked with the runs so far
+/// and `policy` (the allowance, the confidence), leaves no kernel undecided or the stopping
+/// rule's rounds or budget end. Throws target_error when a round did not measure a kernel in
+/// both builds.
+[[nodiscard]] ab_outcome run_ab_session(const ab_session& s, const gate_policy& policy,
+                                        const std::vector<device>& devices, const run_meta& meta);
 
 /// The head's first run with every kernel of the session judged against the base build by the
-/// gate (apply_gate with the session's runs and no baseline): `perfgate ab`'s verdicts.
+/// gate (the session's runs and no baseline): `perfgate ab`'s verdicts.
 [[nodiscard]] report judge_ab_outcome(const ab_outcome& outcome, const gate_policy& policy);
 
 } // namespace perfgate::decide

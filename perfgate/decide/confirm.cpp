@@ -3,7 +3,7 @@
 #include <perfgate/statistics.hpp>
 
 #include "decide/decide.hpp"
-#include "gate/efficiency_change.hpp"
+#include "decide/stopping_rule.hpp"
 #include "util/number_format.hpp"
 
 #include <algorithm>
@@ -13,48 +13,30 @@ namespace perfgate::decide {
 
 namespace {
 
-// Kernels whose verdict against the baseline is still undecided: a first verdict AMBIGUOUS
-// with no confirmation yet, or a confirmation still AMBIGUOUS.
-std::vector<std::string> unsettled(const report& r) {
-  std::vector<std::string> names;
-  for (const auto& k : r.kernels) {
-    const auto& v = k.result;
-    const bool open = v.confirmation ? v.confirmation->kind == stats::change::ambiguous
-                                     : v.change && v.change->kind == stats::change::ambiguous;
-    if (open) {
-      names.push_back(k.name);
-    }
-  }
-  return names;
-}
-
 // The most runs of one kernel confirmation makes, the first included: where fewer do not
 // settle it, its runs seldom land near their floor and more rarely would.
 constexpr int max_confirmation_runs = 20;
 
-// One confirmation run: the program again, its `open` kernels' efficiency samples added to
-// `measured` as a run each (a round's own efficiencies come from a gate without a baseline).
+// One confirmation run: the program again, the times of one invocation of each of its `open`
+// kernels added to `measured` as a run each, as measured (the gate judges them).
 void measure_again(int round, const program_collection& c, const std::vector<std::string>& open,
-                   const report& r, const gate_policy& policy, gate_measurements& measured,
-                   const std::vector<device>& devices) {
-  report again = predict_report(collect_program(c), devices, c.kernels, true);
-  again.meta = r.meta;
-  gate_measurements measure_only;
-  measure_only.pipeline = measured.pipeline;
-  apply_gate(again, policy, measure_only);
+                   gate_measurements& measured) {
+  const profile again = collect_program(c);
   for (const auto& name : open) {
     const auto k = std::find_if(again.kernels.begin(), again.kernels.end(),
-                                [&](const kernel_report& x) { return x.name == name; });
-    if (k == again.kernels.end() || !k->result.efficiency) {
+                                [&](const kernel_profile& x) { return x.name == name; });
+    if (k == again.kernels.end() || !k->time_s || !(*k->time_s > 0)) {
       throw target_error("confirmation run " + std::to_string(round) + " did not measure '" +
                          name + "' (" + std::to_string(again.kernels.size()) +
                          " kernel(s) in it): the program's kernels differ from run to run");
     }
-    auto samples = detail::efficiency_samples(*k, *k->result.efficiency);
-    if (samples.empty()) {
-      samples.push_back(*k->result.efficiency); // a profile without samples: its one value
+    std::vector<double> times;
+    if (k->duration && !k->duration->samples_s.empty()) {
+      times = k->duration->samples_s;
+    } else { // a profile without samples: its one time of an invocation
+      times.push_back(*k->time_s / static_cast<double>(std::max<std::uint64_t>(k->invocations, 1)));
     }
-    measured.confirmation_runs[name].push_back(std::move(samples));
+    measured.confirmation_runs[name].push_back(std::move(times));
   }
 }
 
@@ -78,14 +60,27 @@ void print_round(int round, double spent_s, const std::string& budget,
   std::cerr << "\n";
 }
 
+// Why confirmation stopped with kernels still open, on stderr.
+void print_stop(stop_reason why, const std::string& budget, std::size_t open) {
+  const char* const stay = open == 1 ? " kernel stays AMBIGUOUS" : " kernels stay AMBIGUOUS";
+  if (why == stop_reason::budget_spent) {
+    std::cerr << "perfgate: confirmation: the budget of " << budget
+              << " s ends before another run; " << open << stay << "\n";
+  } else if (why == stop_reason::runs_spent) {
+    // Runs so far: about none land near their floor, so more would not settle it either.
+    std::cerr << "perfgate: confirmation: " << max_confirmation_runs << " runs made; " << open
+              << stay << "\n";
+  }
+}
+
 } // namespace
 
 // A fresh process, not more repetitions: what moves a run on a shared machine (its neighbours,
 // where its memory landed) holds for the whole process. Confirmation runs are runs of the
 // program too: with --timeout they end within it.
 void confirm(report& r, const gate_policy& policy, gate_measurements& measured,
-             const further_runs& o, const std::vector<device>& devices) {
-  std::vector<std::string> open = unsettled(r);
+             const further_runs& o) {
+  std::vector<std::string> open = undecided_kernels(r);
   program_collection c = o.collection;
   double budget_s = o.confirm_budget_s;
   if (const auto left = timeout_left(c.timeout_s, o.begun)) {
@@ -107,32 +102,21 @@ void confirm(report& r, const gate_policy& policy, gate_measurements& measured,
     return; // a recorded profile measures nothing again
   }
   using clock = std::chrono::steady_clock;
-  const auto begin = clock::now();
-  double last_round_s = 0;
+  // The first run counts among the kernel's runs: max_confirmation_runs - 1 more at most.
+  stopping_rule rule({0, max_confirmation_runs - 1, budget_s, 1});
   const std::string budget = detail::fixed(budget_s, budget_s < 10 ? 1 : 0);
-  for (int round = 1; !open.empty(); ++round) {
-    const double spent = std::chrono::duration<double>(clock::now() - begin).count();
-    const char* const stay =
-        open.size() == 1 ? " kernel stays AMBIGUOUS" : " kernels stay AMBIGUOUS";
-    if (spent + last_round_s > budget_s) {
-      std::cerr << "perfgate: confirmation: the budget of " << budget
-                << " s ends before another run; " << open.size() << stay << "\n";
-      break;
-    }
-    if (round >= max_confirmation_runs) {
-      // Runs so far: about none land near their floor, so more would not settle it either.
-      std::cerr << "perfgate: confirmation: " << max_confirmation_runs << " runs made; "
-                << open.size() << stay << "\n";
-      break;
-    }
+  std::optional<stop_reason> stop;
+  while (!(stop = rule.finished(open.size()))) {
     const auto started = clock::now();
     c.only_benchmarks = collector == "gbench" ? open : std::vector<std::string>{};
-    measure_again(round, c, open, r, policy, measured, devices);
-    apply_gate(r, policy, measured);
-    last_round_s = std::chrono::duration<double>(clock::now() - started).count();
-    print_round(round, std::chrono::duration<double>(clock::now() - begin).count(), budget, open,
-                r);
-    open = unsettled(r);
+    measure_again(rule.runs() + 1, c, open, measured);
+    const auto asked = open;
+    open = ask_gate(r, policy, measured);
+    rule.add_run(std::chrono::duration<double>(clock::now() - started).count());
+    print_round(rule.runs(), rule.spent_s(), budget, asked, r);
+  }
+  if (!open.empty()) {
+    print_stop(*stop, budget, open.size());
   }
 }
 

@@ -19,6 +19,13 @@
 
 namespace perfgate::decide {
 
+/// The gate asked, with the evidence gathered so far (`measured`: the baseline, the pipeline
+/// model's estimates, the further runs' times as measured): apply_gate's one caller, so that
+/// every decision the deciding layer makes is the gate's verdict. Returns the kernels it leaves
+/// undecided (undecided_kernels), which is what the stopping rule is asked with.
+std::vector<std::string> ask_gate(report& r, const gate_policy& policy,
+                                  const gate_measurements& measured);
+
 /// What every further run of the program shares with `perfgate run`'s first.
 struct further_runs {
   /// The first run's collection: program, collector ("profile": a recorded profile, which is
@@ -31,12 +38,12 @@ struct further_runs {
 };
 
 /// Confirmation (docs/statistics.md): while a kernel's verdict against the baseline is
-/// AMBIGUOUS, measure it again in a fresh process and judge all its runs by the floor rule
-/// (measured.confirmation_runs), until every kernel is settled or the next run would end after
-/// the budget. Nothing where the baseline keeps its build and --ab-budget is on: the build
+/// AMBIGUOUS, measure it again in a fresh process (its times into measured.confirmation_runs)
+/// and ask the gate, which judges all its runs by the floor rule, until the stopping rule says
+/// every kernel is settled or the runs or the budget are spent. Nothing where the baseline keeps its build and --ab-budget is on: the build
 /// decides instead (decide_by_stored_build).
 void confirm(report& r, const gate_policy& policy, gate_measurements& measured,
-             const further_runs& o, const std::vector<device>& devices);
+             const further_runs& o);
 
 /// Where the baseline keeps its build and a kernel is slower than the stored runs or
 /// undecided: the stored build and this one run alternately in one session (perfgate ab's

@@ -88,8 +88,6 @@ void decide_by_stored_build(report& r, const gate_policy& policy, gate_measureme
   }
   s.collection.repetitions = c.repetitions;
   s.collection.keep_warm_up = c.keep_warm_up;
-  s.max_efficiency_drop = policy.max_efficiency_drop;
-  s.confidence = policy.confidence;
   s.time_budget_s = o.ab_budget_s;
   if (const auto left = timeout_left(c.timeout_s, o.begun)) {
     s.time_budget_s = std::min(s.time_budget_s, *left);
@@ -99,14 +97,14 @@ void decide_by_stored_build(report& r, const gate_policy& policy, gate_measureme
             << " slower than the stored baseline or undecided: the baseline's build "
             << s.base_binary << " and this one run alternately to decide (--ab-budget "
             << detail::fixed(s.time_budget_s, 0) << " s)\n";
-  auto outcome = run_ab_session(s, devices, r.meta);
+  auto outcome = run_ab_session(s, policy, devices, r.meta);
   for (const auto& name : names) {
     if (const auto runs = outcome.runs.find(name); runs != outcome.runs.end()) {
       measured.ab_runs[name] = std::move(runs->second);
       measured.ab_runs[name].base_name = measured.base->build->executable;
     }
   }
-  apply_gate(r, policy, measured);
+  (void)ask_gate(r, policy, measured);
 }
 
 } // namespace perfgate::decide

@@ -3,6 +3,7 @@
 
 #include "report/finding_text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace perfgate::detail {
@@ -108,6 +109,24 @@ std::vector<double> efficiency_samples(const kernel_report& k, double efficiency
     if (s > 0) {
       out.push_back(efficiency * typical / s);
     }
+  }
+  return out;
+}
+
+double roof_per_invocation_s(const kernel_report& k) {
+  return gated_time_s(k.predictions.front()) / static_cast<double>(std::max<std::uint64_t>(k.invocations, 1));
+}
+
+stats::runs efficiencies_of(const stats::runs& runs_s, double roof_s) {
+  stats::runs out;
+  for (const auto& run : runs_s) {
+    std::vector<double> e;
+    for (const double t : run) {
+      if (t > 0) {
+        e.push_back(roof_s / t);
+      }
+    }
+    out.push_back(std::move(e));
   }
   return out;
 }
@@ -229,10 +248,22 @@ efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
   return out;
 }
 
+std::vector<double> relative_run_times(const stats::runs& runs_s, double roof_s) {
+  std::vector<double> out;
+  for (const auto& run : runs_s) {
+    if (!run.empty()) {
+      out.push_back(stats::median(run) / roof_s);
+    }
+  }
+  return out;
+}
+
 efficiency_judgement judge_ab_runs(const interleaved_runs& runs, double max_drop, double confidence,
                                    const finding_context& said) {
-  auto judged = judge_interleaved(runs.base, runs.head, 1 / stats::median(runs.base),
-                                  1 / stats::median(runs.head), max_drop, confidence, said);
+  const auto base = relative_run_times(runs.base_s, runs.base_roof_s);
+  const auto head = relative_run_times(runs.head_s, runs.head_roof_s);
+  auto judged = judge_interleaved(base, head, 1 / stats::median(base), 1 / stats::median(head),
+                                  max_drop, confidence, said);
   const auto clocks = compare_ab_clocks(runs.base_mhz, runs.head_mhz);
   judged.warnings.insert(judged.warnings.end(), clocks.warnings.begin(), clocks.warnings.end());
   judged.notes.insert(judged.notes.end(), clocks.notes.begin(), clocks.notes.end());

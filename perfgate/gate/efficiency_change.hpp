@@ -27,6 +27,13 @@ inline constexpr std::size_t min_change_samples = 5;
 /// Empty without samples.
 [[nodiscard]] std::vector<double> efficiency_samples(const kernel_report& k, double efficiency);
 
+/// The roof of one invocation of a kernel (s): what its sample times are judged relative to.
+[[nodiscard]] double roof_per_invocation_s(const kernel_report& k);
+
+/// Runs of sample times (s, one invocation each) as per-sample efficiencies against a roof of
+/// one invocation (roof_s / t): how further runs' raw times join the first run's samples.
+[[nodiscard]] stats::runs efficiencies_of(const stats::runs& runs_s, double roof_s);
+
 /// The work numbers a change is explained with.
 struct work_numbers {
   double W_comp = 0;
@@ -88,8 +95,13 @@ inline constexpr double clock_tolerance = 0.02;
 [[nodiscard]] efficiency_judgement compare_ab_clocks(const std::vector<double>& base_mhz,
                                                      const std::vector<double>& head_mhz);
 
-/// judge_interleaved over one kernel's runs of an A/B session (the base's and the head's
-/// medians as the efficiencies shown), with compare_ab_clocks' warning or note added.
+/// Per run, the median of its sample times over `roof_s`: a run's time relative to the roof,
+/// what an A/B session's verdict compares round by round.
+[[nodiscard]] std::vector<double> relative_run_times(const stats::runs& runs_s, double roof_s);
+
+/// judge_interleaved over one kernel's runs of an A/B session (each build's runs relative to
+/// its own roof; the medians' inverses as the efficiencies shown), with compare_ab_clocks'
+/// warning or note added.
 [[nodiscard]] efficiency_judgement judge_ab_runs(const interleaved_runs& runs, double max_drop,
                                                  double confidence, const finding_context& said);
 

@@ -264,14 +264,17 @@ findings judge_efficiency_change(const kernel_case& c, const baseline_kernel& b,
   const auto more = measured.confirmation_runs.find(k.name);
   if (more != measured.confirmation_runs.end() && !more->second.empty() && !base.runs.empty() &&
       !head.runs.front().empty()) {
-    head.runs.insert(head.runs.end(), more->second.begin(), more->second.end());
+    // The further runs' times join the first run's samples as efficiencies against this
+    // kernel's roof (the same build: the same roof).
+    const stats::runs again = detail::efficiencies_of(more->second, detail::roof_per_invocation_s(k));
+    head.runs.insert(head.runs.end(), again.begin(), again.end());
     judged =
         detail::judge_confirmed(base, head, policy.max_efficiency_drop, policy.confidence, said);
     v.confirmation = judged.confirmation;
-    v.confirmation_runs = more->second;
+    v.confirmation_runs = again;
   }
   const auto ab = measured.ab_runs.find(k.name);
-  if (ab != measured.ab_runs.end() && !ab->second.base.empty()) {
+  if (ab != measured.ab_runs.end() && !ab->second.base_s.empty()) {
     // The stored runs flagged it; the build they were measured with, run alternately with this
     // one in one session, decides (a stored baseline carries its session's speed).
     std::vector<finding> flagged = std::move(judged.failures);
@@ -406,13 +409,14 @@ findings judge_ab_session(const kernel_case& c, verdict& v) {
   const auto& [r, k, p, policy, measured, latency] = c;
   findings out;
   const auto ab = measured.ab_runs.find(k.name);
-  if (measured.base || !v.efficiency || ab == measured.ab_runs.end() || ab->second.base.empty()) {
+  if (measured.base || !v.efficiency || ab == measured.ab_runs.end() || ab->second.base_s.empty()) {
     return out;
   }
   auto judged = detail::judge_ab_runs(ab->second, policy.max_efficiency_drop, policy.confidence,
                                       c.said_against("base build", ab->second.base_name));
   v.ab = judged.ab;
-  v.baseline_efficiency = 1 / stats::median(ab->second.base);
+  v.baseline_efficiency =
+      1 / stats::median(detail::relative_run_times(ab->second.base_s, ab->second.base_roof_s));
   out.add(std::move(judged));
   return out;
 }
@@ -542,6 +546,21 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
 }
 
 } // namespace
+
+std::vector<std::string> undecided_kernels(const report& gated) {
+  std::vector<std::string> names;
+  for (const auto& k : gated.kernels) {
+    const auto& v = k.result;
+    const auto kind = v.ab             ? std::optional(v.ab->kind)
+                      : v.confirmation ? std::optional(v.confirmation->kind)
+                      : v.change       ? std::optional(v.change->kind)
+                                       : std::nullopt;
+    if (kind == stats::change::ambiguous) {
+      names.push_back(k.name);
+    }
+  }
+  return names;
+}
 
 void apply_gate(report& r, const gate_policy& policy, const gate_measurements& measured) {
   if (r.devices.empty()) {

@@ -20,6 +20,16 @@ runs=$(grep -vc -- '--benchmark_list_tests=true' "$work/one.log" || true)
 grep -v -- '--benchmark_list_tests=true' "$work/one.log" | grep -qF -- '--benchmark_filter=^(BM_triad)$' ||
   fail "the benchmark run was not limited to BM_triad"
 grep -q 'BM_triad_strided' "$work/one.out" && fail "BM_triad_strided was gated"
+# Five repetitions share the time one plain run measures a benchmark for (0.5 s by default),
+# and a --benchmark_min_time among the program's arguments is split the same way.
+grep -v -- '--benchmark_list_tests=true' "$work/one.log" |
+  grep -qF -- '--benchmark_repetitions=5 --benchmark_min_time=0.1 ' ||
+  fail "the five repetitions did not split Google Benchmark's 0.5 s"
+"$perfgate" run --collector gbench --device "$device" --kernels '^BM_triad$' --repetitions 4 \
+  -- "$fake" --benchmark_min_time=0.2s "--fake-log=$work/split.log" >"$work/split.out" 2>&1 ||
+  fail "the gate with --benchmark_min_time failed"
+grep -v -- '--benchmark_list_tests=true' "$work/split.log" | grep -qF -- '--benchmark_min_time=0.05 ' ||
+  fail "the program's --benchmark_min_time=0.2s was not split among 4 repetitions"
 
 rc=0
 "$perfgate" run --collector gbench --device "$device" --kernels '^BM_nothing' \

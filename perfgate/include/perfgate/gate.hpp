@@ -116,11 +116,14 @@ struct hull_policy {
 };
 
 /// A kernel's runs in one interleaved A/B session (`perfgate ab`, or `perfgate run` against the
-/// build a baseline keeps): per run of each build its time relative to the roof (1 / efficiency,
-/// the median over the run's samples), in round order, and the SM clock where measured.
+/// build a baseline keeps), as measured: per run of each build, in round order, the times of
+/// one invocation (s: the run's samples, or its one time), each build's roof of one invocation
+/// (s: a build that changed the kernel's work is held to its own), and the SM clock where
+/// measured. The gate judges their ratios; nothing upstream turns them into efficiencies.
 struct interleaved_runs {
   std::string base_name; ///< what the base is, for the verdict ("the base build ./bench")
-  std::vector<double> base, head;
+  stats::runs base_s, head_s;
+  double base_roof_s = 0, head_roof_s = 0;
   std::vector<double> base_mhz, head_mhz;
 };
 
@@ -159,9 +162,9 @@ struct gate_measurements {
   /// (`run --idg`): where it finds the kernel latency-bound, that is its class (EXPECT_BOUND
   /// latency is met or fails by it) and MIN_EFFICIENCY applies against the model's time.
   std::map<std::string, pipeline::launch_estimate, std::less<>> pipeline;
-  /// Per kernel name, the efficiency samples of fresh runs made after its first verdict
-  /// against `base` was AMBIGUOUS, a run each: that kernel is then judged by the floor rule
-  /// over all its runs (stats::judge_floor) instead.
+  /// Per kernel name, the times of one invocation (s) of fresh runs made after its first
+  /// verdict against `base` was AMBIGUOUS, a run each, as measured: that kernel is then judged
+  /// by the floor rule over all its runs (stats::judge_floor) instead.
   std::map<std::string, stats::runs, std::less<>> confirmation_runs;
   /// Per kernel name, an A/B session of a base build against this build. With `base`: the
   /// baseline's stored build, run where the verdict against the stored runs was a slowdown or
@@ -177,6 +180,11 @@ struct gate_measurements {
 /// Verdicts for every kernel of `r` against its first device (the local one), by the policy's
 /// thresholds, against what `measured` holds.
 void apply_gate(report& r, const gate_policy& policy, const gate_measurements& measured = {});
+
+/// The kernels of a gated report whose verdict against a base the evidence does not settle yet:
+/// AMBIGUOUS by the latest of its judgements (an A/B session's, else the floor rule over its
+/// confirmation runs, else the first run's). What the deciding layer's stopping rule asks.
+[[nodiscard]] std::vector<std::string> undecided_kernels(const report& gated);
 
 /// The process exit status a gated report gives: 1 if any kernel failed, else 0.
 [[nodiscard]] exit_status gate_exit_status(const report& r);

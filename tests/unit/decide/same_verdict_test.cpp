@@ -30,14 +30,17 @@ perfgate::report sampled(double median_s) {
   return perfgate::predict_report(p, {cpu()});
 }
 
-// Rounds of both builds' run times (relative to the roof): the base's near 1.5, the head's
-// `head_factor` times it, with `spread` between rounds.
+// Rounds of both builds' run times as measured (s, one sample a run) against a roof of 50 ms in
+// both: the base's near 1.5 roofs, the head's `head_factor` times it, with `spread` between
+// rounds.
 perfgate::interleaved_runs session(double head_factor, double spread, int rounds) {
-  perfgate::interleaved_runs runs{"bench.base", {}, {}, {}, {}};
+  perfgate::interleaved_runs runs;
+  runs.base_name = "bench.base";
+  runs.base_roof_s = runs.head_roof_s = 50e-3;
   for (int round = 0; round < rounds; ++round) {
     const double wobble = (round % 2 == 0 ? 1 : -1) * spread * (round + 1);
-    runs.base.push_back(1.5 * (1 + wobble));
-    runs.head.push_back(1.5 * head_factor * (1 - wobble));
+    runs.base_s.push_back({50e-3 * 1.5 * (1 + wobble)});
+    runs.head_s.push_back({50e-3 * 1.5 * head_factor * (1 - wobble)});
   }
   return runs;
 }

@@ -807,10 +807,12 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
   perfgate::apply_gate(head, policy, measured);
   ASSERT_EQ(head.kernels[0].result.status, perfgate::verdict_status::fail); // the stored runs
 
-  perfgate::interleaved_runs same{"base.build/bench", {}, {}, {}, {}};
-  for (int round = 0; round < 6; ++round) { // both builds at 1.5x the baseline's times
-    same.base.push_back(1.5 * (1 + 0.001 * round));
-    same.head.push_back(1.5 * (1 + 0.001 * (5 - round)));
+  perfgate::interleaved_runs same;
+  same.base_name = "base.build/bench";
+  same.base_roof_s = same.head_roof_s = 50e-3; // the kernel's roof in both builds
+  for (int round = 0; round < 6; ++round) { // both builds at 1.5x the roof, as measured
+    same.base_s.push_back({50e-3 * 1.5 * (1 + 0.001 * round)});
+    same.head_s.push_back({50e-3 * 1.5 * (1 + 0.001 * (5 - round))});
   }
   measured.ab_runs["BM_kernel"] = same;
   perfgate::apply_gate(head, policy, measured);
@@ -832,8 +834,10 @@ TEST(Gate, TheStoredBuildsSessionDecidesOverTheStoredRuns) {
   EXPECT_NEAR(said.numbers.at("efficiency"), 0.67, 5e-3);
 
   auto slower = same;
-  for (auto& t : slower.head) {
-    t *= 1.2;
+  for (auto& run : slower.head_s) {
+    for (auto& t : run) {
+      t *= 1.2;
+    }
   }
   measured.ab_runs["BM_kernel"] = slower;
   perfgate::apply_gate(head, policy, measured);
