@@ -5,8 +5,10 @@
 #
 #   PERFGATE_WITH_CUPTI  AUTO (default): build them when the CUDA toolkit has CUPTI;
 #                        ON: required (configure fails without it); OFF: never.
-# Result: PERFGATE_CUPTI_ENABLED (ON/OFF); when ON, the imported target CUDA::cupti and
-# PERFGATE_CUPTI_LIBRARY_DIR (where libcupti lives: the run-time search path of what links it).
+# Result: PERFGATE_CUPTI_ENABLED (ON/OFF); when ON, the imported target CUDA::cupti,
+# PERFGATE_CUPTI_LIBRARY_DIR (where libcupti lives: the build tree's run-time search path, and
+# where the command looks after the loader's own search) and PERFGATE_CUPTI_SONAME (the file
+# name the command loads: "libcupti.so.13").
 # As a subproject (FetchContent, add_subdirectory), AUTO builds them only for a project that has
 # enabled CUDA before adding perfgate: a CPU-only project's gate needs no CUPTI.
 include_guard(DIRECTORY)
@@ -77,6 +79,16 @@ endif()
 get_target_property(_pg_cupti_location CUDA::cupti IMPORTED_LOCATION)
 get_filename_component(PERFGATE_CUPTI_LIBRARY_DIR "${_pg_cupti_location}" DIRECTORY)
 get_filename_component(PERFGATE_CUPTI_LIBRARY_DIR "${PERFGATE_CUPTI_LIBRARY_DIR}" REALPATH)
+# The soname, read from the library (objdump -p); else the toolkit's major version, which
+# CUPTI's soname has followed since CUDA 12.
+set(PERFGATE_CUPTI_SONAME "libcupti.so.${CUDAToolkit_VERSION_MAJOR}")
+if(CMAKE_OBJDUMP)
+  execute_process(COMMAND "${CMAKE_OBJDUMP}" -p "${_pg_cupti_location}"
+                  OUTPUT_VARIABLE _pg_cupti_headers ERROR_QUIET RESULT_VARIABLE _pg_objdump_rc)
+  if(_pg_objdump_rc EQUAL 0 AND _pg_cupti_headers MATCHES "SONAME +(libcupti[^\n ]*)")
+    set(PERFGATE_CUPTI_SONAME "${CMAKE_MATCH_1}")
+  endif()
+endif()
 set(PERFGATE_CUPTI_ENABLED ON)
 message(STATUS "perfgate: CUPTI collector enabled: ${_pg_cupti_location} "
-               "(CUDA ${CUDAToolkit_VERSION})")
+               "(CUDA ${CUDAToolkit_VERSION}; loaded at run time as ${PERFGATE_CUPTI_SONAME})")

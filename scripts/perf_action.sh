@@ -2,9 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 # The stages of the GitHub action (action.yml at the repository root; docs/ci.md, "The GitHub
 # action"), one a step, each reading its inputs from the environment the step gives it:
-#   install  perfgate on PATH, else built from the action's own source into $RUNNER_TEMP; its
-#            prefix goes on CMAKE_PREFIX_PATH, so that the project's find_package(PerfGate) or
-#            FetchContent's FIND_PACKAGE_ARGS takes it instead of building it again
+#   cache-key  (perfgate not on PATH) the key of perfgate's cached build: the runner's system,
+#            compiler and architecture, the action's ref (ACTION_REF) and a hash of the sources
+#            built (a moved tag or branch gets a new key); output
+#            key (empty when perfgate is installed: nothing to build)
+#   install  perfgate on PATH, else the build the cache restored into $RUNNER_TEMP/perfgate,
+#            else built from the action's own source there (output built=true: the next step
+#            saves it in the cache); its dependencies from apt-get where the runner allows it,
+#            else perfgate's pinned download (input dependencies); the prefix goes on
+#            CMAKE_PREFIX_PATH, so that the project's find_package(PerfGate) or FetchContent's
+#            FIND_PACKAGE_ARGS takes it instead of building it again
 #   base     (baseline ab) the pull request's base commit in a worktree, built by the same
 #            build command: output dir, its build tree
 #   gate     the build command, then ctest; the reports merged into $REPORTS/all.json with
@@ -45,23 +52,88 @@ workflow_file() {
   echo "${ref##*/}"
 }
 
+# The Debian/Ubuntu packages of perfgate's build dependencies.
+apt_packages=(nlohmann-json3-dev libcli11-dev)
+
+# apt_install: installs the apt_packages that are missing, with apt-get, as root or through
+# passwordless sudo; returns 1 (installing nothing) where the runner has no apt-get or no way to
+# root, 2 when apt-get itself failed.
+apt_install() {
+  command -v apt-get >/dev/null && command -v dpkg-query >/dev/null || return 1
+  local missing=() p
+  for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -gt 0 ] || { echo "perfgate: ${apt_packages[*]} installed"; return 0; }
+  local root=()
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo -n true 2>/dev/null || return 1
+    root=(sudo -n)
+  fi
+  echo "perfgate: apt-get install ${missing[*]}"
+  "${root[@]}" apt-get update -q >/dev/null &&
+    "${root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+      "${missing[@]}" || return 2
+}
+
+# build_perfgate PREFIX: configures, builds and installs the action's source into PREFIX, its
+# dependencies as the input dependencies says.
+build_perfgate() {
+  local prefix=$1 source_dir build="$RUNNER_TEMP/perfgate-build" fetch=ON rc=0
+  source_dir="$(cd "$here/.." && pwd)"
+  case "${PERFGATE_DEPENDENCIES:-auto}" in
+    auto) apt_install || rc=$?
+          [ $rc -ne 2 ] || die "apt-get could not install ${apt_packages[*]}"
+          [ $rc -eq 0 ] || echo "perfgate: no apt-get as root here; perfgate fetches its pinned dependencies" ;;
+    apt)  apt_install || rc=$?
+          [ $rc -eq 0 ] || die "input dependencies is apt, but apt-get could not install ${apt_packages[*]} (it needs root or passwordless sudo)"
+          fetch=OFF ;;
+    fetch) ;;
+    *) die "input dependencies must be auto, apt or fetch, not '${PERFGATE_DEPENDENCIES}'" ;;
+  esac
+  echo "perfgate: building it from $source_dir (tests off)"
+  cmake -S "$source_dir" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPERFGATE_WITH_TESTS=OFF \
+    -DPERFGATE_FETCH_DEPENDENCIES=$fetch
+  cmake --build "$build" --parallel "$(nproc)"
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+}
+
 case "$stage" in
+  cache-key)
+    if binary="$(command -v perfgate)"; then
+      echo "perfgate: $binary is installed: no build to cache"
+      output key ""
+      exit 0
+    fi
+    # The sources the build reads, by content: a tag or branch that moves changes the key too.
+    source_dir="$(cd "$here/.." && pwd)"
+    sources="$(cd "$source_dir" && find CMakeLists.txt cmake perfgate microbench packaging -type f \
+               -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)"
+    system="$(. /etc/os-release 2>/dev/null && echo "${ID:-linux}${VERSION_ID:-}")"
+    compiler="$( (c++ --version 2>/dev/null || echo none) | head -1 | sha256sum | cut -c1-8)"
+    ref="$(printf %s "${ACTION_REF:-local}" | tr -c 'A-Za-z0-9._-' _)"
+    key="perfgate-${system:-linux}-$(uname -m)-cxx$compiler-$ref-$sources"
+    echo "perfgate: build cache key $key"
+    output key "$key" ;;
+
   install)
     case "${PERFGATE_BASELINE:-}" in
       stored|ab|history) ;;
       *) die "input baseline must be stored, ab or history, not '${PERFGATE_BASELINE:-}'" ;;
     esac
+    prefix="$RUNNER_TEMP/perfgate"
     if binary="$(command -v perfgate)"; then
       echo "perfgate: using $binary ($("$binary" --version 2>/dev/null || echo '?'))"
+    elif [ "${PERFGATE_CACHE_HIT:-}" = true ] && "$prefix/bin/perfgate" --version >/dev/null 2>&1; then
+      binary="$prefix/bin/perfgate"
+      echo "perfgate: restored from the cache: $binary ($("$binary" --version))"
+      echo "$prefix/bin" >>"$GITHUB_PATH"
     else
-      source_dir="$(cd "$here/.." && pwd)"
-      build="$RUNNER_TEMP/perfgate-build" prefix="$RUNNER_TEMP/perfgate"
-      echo "perfgate: not installed; building it from $source_dir (tests off)"
-      cmake -S "$source_dir" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPERFGATE_WITH_TESTS=OFF
-      cmake --build "$build" --parallel "$(nproc)"
-      cmake --install "$build" --prefix "$prefix" >/dev/null
+      rm -rf "$prefix"
+      build_perfgate "$prefix"
       binary="$prefix/bin/perfgate"
       echo "$prefix/bin" >>"$GITHUB_PATH"
+      output built true
     fi
     prefix="$(cd "$(dirname "$(readlink -f "$binary")")/.." && pwd)"
     echo "CMAKE_PREFIX_PATH=$prefix${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}" >>"$GITHUB_ENV"
@@ -188,5 +260,5 @@ case "$stage" in
     echo "perfgate: $verdict"
     [ "$verdict" = pass ] || exit 1 ;;
 
-  *) echo "usage: $0 install|base|gate|compare|history|verdict" >&2; exit 2 ;;
+  *) echo "usage: $0 cache-key|install|base|gate|compare|history|verdict" >&2; exit 2 ;;
 esac

@@ -19,7 +19,8 @@
 # and nocupti's consumer.deb (120 s) would package nogpu's binaries and files again (its tree is
 # nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no option),
 # then build and calibrate the same consumer.
-# PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default.
+# PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default; PERFGATE_TEST_CONFIGS=clean
+# is the clean-machine proof (scripts/clean-machine.sh, docs/ci.md), never run by default.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
@@ -45,13 +46,14 @@ run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
   # information, which nothing here reads and which costs a fifth of the compile time
   # (gate.cpp: 44 s -> 36 s on the loaded 2-core VM).
   PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON \
-    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
+    -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON -DPERFGATE_FETCH_DEPENDENCIES=OFF \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
   echo "==> test ($name)"
   ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
 }
 # The GitHub action's and the GitLab template's checks run scripts and recorded profiles: the
 # same in every configuration.
-ci_scripts='^ci\.(action|gitlab_template)$'
+ci_scripts='^ci\.(action|action_install|gitlab_template)$'
 same_everywhere="^consumer\.(fetchcontent|examples_build)\$|^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|$ci_scripts"
 same_as_nogpu="$same_everywhere|^consumer\.deb$"
 
@@ -144,7 +146,11 @@ for config in $configs; do
         run_config nocupti "$root/build-nocupti" "$same_everywhere" -DPERFGATE_WITH_CUPTI=OFF \
           -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF
       fi ;;
-    *) echo "scripts/test.sh: unknown configuration '$config' (default, cmake4, nogpu, nocupti)" >&2
+    clean)
+      # Not in the default list: a minimal Debian made with mmdebstrap, perfgate built, packaged,
+      # installed and gated there (scripts/clean-machine.sh; root, the mirror, DEPS_DIR).
+      "$root/scripts/clean-machine.sh" "${PERFGATE_CLEAN_DIR:-/tmp/perfgate-clean-machine}" ;;
+    *) echo "scripts/test.sh: unknown configuration '$config' (default, cmake4, nogpu, nocupti, clean)" >&2
        exit 2 ;;
   esac
 done

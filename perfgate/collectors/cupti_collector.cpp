@@ -16,8 +16,10 @@
 #ifdef PERFGATE_HAVE_CUPTI
 #include "collectors/cupti/chip_metrics.hpp"
 #include "collectors/cupti/cupti_host.hpp"
+#include "util/runtime_library.hpp"
 #endif
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -319,6 +321,13 @@ cupti_run run_injected(const collect_request& request, const std::string& mode,
   process_options o;
   o.timeout_s = request.time_left();
   o.environment = cupti_run_environment(mode, library, output.string(), metrics, request.flush_l2);
+  // The injection library links libcupti without a search path of its own (the package has
+  // none into a toolkit): the program finds the one this command loaded.
+  if (const auto cupti_file = cupti::library_path(); !cupti_file.empty()) {
+    o.environment.emplace_back(
+        "LD_LIBRARY_PATH", prepend_search_path(fs::path(cupti_file).parent_path().string(),
+                                               std::getenv("LD_LIBRARY_PATH")));
+  }
   const auto result = run_process(request.program, o);
   const std::string program = request.program.front();
   if (result.not_found) {
@@ -367,6 +376,8 @@ cupti_session open_cupti_session() {
     session.chip = cupti::chip_of_device(0);
   } catch (const cupti::cupti_failure& e) {
     throw skip_error(std::string("cannot identify the GPU's chip: ") + e.what());
+  } catch (const cupti::cupti_unavailable& e) {
+    throw skip_error(e.what());
   }
   try {
     session.plan = plan_chip_metrics(session.chip);

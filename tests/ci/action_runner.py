@@ -3,7 +3,9 @@
 """Runs a composite GitHub action's steps (action.yml) offline, as a runner would, under a fake
 GitHub: the workflow command files (GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH,
 GITHUB_STEP_SUMMARY), the event payload (GITHUB_EVENT_PATH), the `${{ }}` expressions and `if:`
-conditions the action uses, actions/upload-artifact (kept in memory), and GitHub's REST API as
+conditions the action uses, actions/upload-artifact (kept in memory), actions/cache/restore and
+actions/cache/save (a store shared by runners, as a repository's cache is shared by its jobs:
+exact keys, a folder kept as a tar), and GitHub's REST API as
 an http.server on 127.0.0.1 (FakeGitHubApi: workflow runs, their artifacts, issue comments).
 Nothing here reaches the network. Used by tests/ci/test_action.py."""
 import http.server
@@ -11,7 +13,9 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
+import tarfile
 import threading
 import urllib.parse
 import zipfile
@@ -201,10 +205,13 @@ class Runner:
     """One job's runner: the action's directory, a workspace, a temp directory and a fake
     artifact store shared by the runs (so that a later run can fetch an earlier one's)."""
 
-    def __init__(self, action_dir, workspace, temp, base_env, runner_name="runner-1"):
+    def __init__(self, action_dir, workspace, temp, base_env, runner_name="runner-1", cache=None):
         self.action_dir, self.workspace, self.temp = action_dir, workspace, temp
         self.base_env, self.runner_name = dict(base_env), runner_name
         self.artifacts = {}  # name -> zip bytes, of the latest upload
+        # key -> tar bytes of the saved folder; give several runners one dict to share it
+        self.cache = {} if cache is None else cache
+        self.cache_events = []  # (restore|save, key, hit or saved)
         with open(os.path.join(action_dir, "action.yml"), encoding="utf-8") as f:
             self.action = yaml.safe_load(f)
 
@@ -219,6 +226,45 @@ class Runner:
         self.artifacts[name] = buffer.getvalue()
         return {"artifact-id": str(len(self.artifacts)),
                 "artifact-url": f"https://github.example.test/artifacts/{name}"}
+
+    def restore_cache(self, inputs):
+        """actions/cache/restore: the folder saved under exactly `key`, if any; GitHub's outputs
+        (cache-hit 'true' on an exact match, else '' as GitHub leaves it on a miss)."""
+        key, path = inputs["key"], inputs["path"]
+        data = self.cache.get(key)
+        self.cache_events.append(("restore", key, data is not None))
+        if data is None:
+            return {"cache-primary-key": key}
+        shutil.rmtree(path, ignore_errors=True)
+        with tarfile.open(fileobj=io.BytesIO(data)) as archive:
+            archive.extractall(os.path.dirname(path))
+        return {"cache-hit": "true", "cache-primary-key": key, "cache-matched-key": key}
+
+    def save_cache(self, inputs):
+        """actions/cache/save: keeps `path` under `key`; a key is never overwritten (GitHub
+        refuses to save an existing key)."""
+        key, path = inputs["key"], inputs["path"]
+        if not key or not os.path.isdir(path):
+            raise ValueError(f"actions/cache/save: no key or no folder {path!r}")
+        saved = key not in self.cache
+        if saved:
+            buffer = io.BytesIO()
+            with tarfile.open(fileobj=buffer, mode="w") as archive:
+                archive.add(path, arcname=os.path.basename(path))
+            self.cache[key] = buffer.getvalue()
+        self.cache_events.append(("save", key, saved))
+        return {}
+
+    def uses(self, step, context, status, run_dir):
+        """A step that uses an action this fake runner knows; returns its outputs."""
+        inputs = {k: substitute(v, context, status) for k, v in (step.get("with") or {}).items()}
+        name = step["uses"].split("@")[0]
+        known = {"actions/upload-artifact": lambda: self.upload_artifact(inputs, run_dir),
+                 "actions/cache/restore": lambda: self.restore_cache(inputs),
+                 "actions/cache/save": lambda: self.save_cache(inputs)}
+        if name not in known:
+            raise ValueError(f"the fake runner has no {step['uses']}")
+        return known[name]()
 
     def run(self, with_inputs, github, run_id):
         """Runs every step; returns an ActionRun. `github`: the github context (event_name,
@@ -250,11 +296,7 @@ class Runner:
                 context["steps"][step_id] = {"outputs": {}, "outcome": "skipped"}
                 continue
             if "uses" in step:
-                if not step["uses"].startswith("actions/upload-artifact@"):
-                    raise ValueError(f"the fake runner has no {step['uses']}")
-                uses_inputs = {k: substitute(v, context, status)
-                               for k, v in (step.get("with") or {}).items()}
-                outputs, outcome, stdout = self.upload_artifact(uses_inputs, run_dir), "success", ""
+                outputs, outcome, stdout = self.uses(step, context, status, run_dir), "success", ""
             else:
                 outputs, outcome, stdout, summary_part = self.run_step(
                     step, step_id, context, status, env, paths, run_dir)

@@ -3,50 +3,69 @@
 # Uses run() (tests/support/run_step.cmake).
 
 # consumer_from_deb(<perfgate build> <work> <cupti ON|OFF> <out var>): packages the built tree
-# with CPack's DEB generator, checks the package's control data and files, extracts it with
-# `dpkg -x` into <work>/root and sets <out var> to the consumer's configure arguments: that
-# tree on CMAKE_PREFIX_PATH, and a GIT_REPOSITORY that does not exist, so that only
-# FetchContent's FIND_PACKAGE_ARGS can give the consumer its perfgate.
+# with CPack's DEB generator (one package a component: perfgate, perfgate-cuda, perfgate-hip;
+# cmake/PerfGatePackaging.cmake), checks the perfgate package's control data and files (no GPU
+# runtime among its Depends, the CUPTI injection library in perfgate-cuda alone), extracts every
+# package with `dpkg -x` into <work>/root and sets <out var> to the consumer's configure
+# arguments: that tree on CMAKE_PREFIX_PATH, and a GIT_REPOSITORY that does not exist, so that
+# only FetchContent's FIND_PACKAGE_ARGS can give the consumer its perfgate.
 function(consumer_from_deb build work cupti out_var)
   get_filename_component(bin "${CMAKE_COMMAND}" DIRECTORY)
   set(cpack "${bin}/cpack") # the CPack of the CMake running this
   find_program(dpkg_deb dpkg-deb REQUIRED)
   run("cpack -G DEB" "${cpack}" -G DEB --config "${build}/CPackConfig.cmake" -B "${work}/package")
   file(GLOB debs "${work}/package/*.deb")
-  list(LENGTH debs n)
+  file(GLOB main_deb "${work}/package/perfgate_*.deb")
+  file(GLOB cuda_deb "${work}/package/perfgate-cuda_*.deb")
+  list(LENGTH main_deb n)
   if(NOT n EQUAL 1)
-    message(FATAL_ERROR "consumer: cpack made ${n} .deb files in ${work}/package: ${debs}")
+    message(FATAL_ERROR "consumer: cpack made ${n} perfgate_*.deb in ${work}/package: ${debs}")
   endif()
-  run("dpkg-deb --info" "${dpkg_deb}" --info "${debs}")
-  run("dpkg-deb --field" "${dpkg_deb}" --field "${debs}" Package Version Architecture)
+  run("dpkg-deb --info" "${dpkg_deb}" --info "${main_deb}")
+  run("dpkg-deb --field" "${dpkg_deb}" --field "${main_deb}" Package Version Architecture Depends)
   if(NOT out MATCHES "Package: perfgate\n" OR NOT out MATCHES "Version: [0-9]+\\.[0-9]+\\.[0-9]+\n"
-     OR NOT out MATCHES "Architecture: [a-z0-9]+")
+     OR NOT out MATCHES "Architecture: [a-z0-9]+" OR NOT out MATCHES "Depends: [^\n]*libc6")
     message(FATAL_ERROR "consumer: the package's control fields are not perfgate's:\n${out}")
   endif()
-  message(STATUS "ok: the .deb's control data names perfgate and its version")
+  if(out MATCHES "Depends: [^\n]*(cuda|cupti|nvidia|amdhip|rocm)")
+    message(FATAL_ERROR "consumer: the perfgate package depends on a GPU runtime:\n${out}")
+  endif()
+  message(STATUS "ok: the .deb's control data names perfgate, its version and no GPU runtime")
 
-  run("dpkg-deb --contents" "${dpkg_deb}" --contents "${debs}")
+  run("dpkg-deb --contents" "${dpkg_deb}" --contents "${main_deb}")
   string(REGEX MATCHALL "\\./[^\n]*" paths "${out}")
+  set(contents "${out}")
   set(wanted usr/bin/perfgate usr/lib/cmake/PerfGate/PerfGateConfig.cmake
       usr/lib/cmake/PerfGate/PerfGateConfigVersion.cmake usr/lib/cmake/PerfGate/PerfGateTargets.cmake
       usr/lib/cmake/PerfGate/PerfGate.cmake usr/lib/cmake/PerfGate/PerfGateCalibrate.cmake
       usr/share/perfgate/schema/report-2.schema.json usr/share/perfgate/schema/device-1.schema.json
-      usr/share/doc/perfgate/README.md usr/share/doc/perfgate/ci.md)
-  set(unwanted "")
+      usr/share/doc/perfgate/README.md usr/share/doc/perfgate/ci.md
+      usr/share/doc/perfgate/copyright usr/share/doc/perfgate/changelog.gz)
+  set(unwanted usr/lib/perfgate/libperfgate_cupti.so usr/lib/libperfgate_cupti.so)
   if(cupti)
-    list(APPEND wanted usr/lib/libperfgate_cupti.so)
-  else()
-    list(APPEND unwanted usr/lib/libperfgate_cupti.so)
+    list(LENGTH cuda_deb n)
+    if(NOT n EQUAL 1)
+      message(FATAL_ERROR "consumer: with CUPTI, cpack made ${n} perfgate-cuda_*.deb: ${debs}")
+    endif()
+    run("dpkg-deb --contents" "${dpkg_deb}" --contents "${cuda_deb}")
+    if(NOT out MATCHES "\\./usr/lib/perfgate/libperfgate_cupti\\.so\n")
+      message(FATAL_ERROR "consumer: perfgate-cuda lacks /usr/lib/perfgate/libperfgate_cupti.so:\n${out}")
+    endif()
+  elseif(cuda_deb)
+    run("dpkg-deb --contents" "${dpkg_deb}" --contents "${cuda_deb}")
+    if(out MATCHES "libperfgate_cupti")
+      message(FATAL_ERROR "consumer: perfgate-cuda holds the CUPTI library this build does not make")
+    endif()
   endif()
   foreach(path IN LISTS wanted)
     list(FIND paths "./${path}" at)
     if(at EQUAL -1)
-      message(FATAL_ERROR "consumer: the .deb lacks /${path}; it holds:\n${out}")
+      message(FATAL_ERROR "consumer: the .deb lacks /${path}; it holds:\n${contents}")
     endif()
   endforeach()
   foreach(path IN LISTS unwanted)
     if("./${path}" IN_LIST paths)
-      message(FATAL_ERROR "consumer: the .deb holds /${path}, which this build does not make")
+      message(FATAL_ERROR "consumer: the perfgate package holds /${path}, which is perfgate-cuda's")
     endif()
   endforeach()
   foreach(path IN LISTS paths)
@@ -57,7 +76,9 @@ function(consumer_from_deb build work cupti out_var)
   list(LENGTH wanted n)
   message(STATUS "ok: the .deb holds the ${n} files checked, all under /usr")
 
-  run("dpkg -x" "${dpkg_deb}" -x "${debs}" "${work}/root")
+  foreach(deb IN LISTS debs)
+    run("dpkg -x" "${dpkg_deb}" -x "${deb}" "${work}/root")
+  endforeach()
   set(${out_var} "-DCMAKE_PREFIX_PATH=${work}/root/usr"
       "-DPERFGATE_GIT_REPOSITORY=file://${work}/no-such-repository" PARENT_SCOPE)
 endfunction()

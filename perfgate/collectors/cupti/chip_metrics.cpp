@@ -73,10 +73,14 @@ std::vector<std::string> cupti_chips() {
     return cupti::supported_chips();
   } catch (const cupti::cupti_failure& e) {
     throw error(exit_status::input_error, e.what());
+  } catch (const cupti::cupti_unavailable& e) {
+    throw skip_error(e.what());
   }
 }
 
-chip_metric_plan plan_chip_metrics(const std::string& chip) {
+namespace {
+
+chip_metric_plan plan_with_cupti(const std::string& chip) {
   chip_metric_plan plan;
   plan.chip = chip;
   {
@@ -133,6 +137,17 @@ chip_metric_plan plan_chip_metrics(const std::string& chip) {
     plan.tensor_passes = cupti::passes(schedule(plan.tensor_metrics));
   }
   return plan;
+}
+
+} // namespace
+
+chip_metric_plan plan_chip_metrics(const std::string& chip) {
+  // Without CUPTI on this machine the command skips (77), naming what it looked for.
+  try {
+    return plan_with_cupti(chip);
+  } catch (const cupti::cupti_unavailable& e) {
+    throw skip_error(e.what());
+  }
 }
 
 std::string chip_metric_plan_to_json(const chip_metric_plan& plan) {

@@ -45,12 +45,13 @@ struct chip_metric_plan {
 inline constexpr const char* sm_clock_metric = "sm__cycles_elapsed.avg.per_second";
 inline constexpr const char* gpu_time_metric = "gpu__time_duration.sum";
 
-/// The chips CUPTI's Range Profiler host side lists.
+/// The chips CUPTI's Range Profiler host side lists. skip_error where libcupti cannot be loaded.
 [[nodiscard]] std::vector<std::string> cupti_chips();
 
 /// The plan for `chip` (exact, case-sensitive CUPTI name such as "GH100"). Throws usage_error
 /// for a name CUPTI does not list (naming the chips it does), skip_error for a listed chip the
-/// Range Profiler cannot configure, error for other CUPTI failures.
+/// Range Profiler cannot configure or where libcupti cannot be loaded (saying what was tried),
+/// error for other CUPTI failures.
 [[nodiscard]] chip_metric_plan plan_chip_metrics(const std::string& chip);
 
 /// `perfgate-metrics/1` JSON and a table for a terminal.

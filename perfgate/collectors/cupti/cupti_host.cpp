@@ -5,16 +5,76 @@
 #include <array>
 #include <string_view>
 
+// CUPTI's headers for its types and parameter structs; the command calls no function of it
+// directly (the functions come from util/cupti_library.hpp).
 #include <cupti.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_target.h>
 
+#ifndef PERFGATE_CUPTI_LINKED
+#include "util/cupti_library.hpp"
+#include "util/runtime_library.hpp"
+#endif
+
 namespace perfgate::cupti {
+
+namespace {
+
+#ifdef PERFGATE_CUPTI_LINKED
+// The injection library: libcupti is linked, its functions are called as they are.
+#define PERFGATE_CUPTI_FN(fn) (&::fn)
+bool library_loaded() { return true; }
+#else
+// The command: libcupti is loaded once, at the first call that needs it. The soname and the
+// toolkit folder come from the build (perfgate/CMakeLists.txt).
+const detail::runtime_library& library() {
+  static const detail::runtime_library lib(
+      detail::cupti_library_candidates(PERFGATE_CUPTI_SONAME, PERFGATE_CUPTI_BUILT_DIR,
+                                       [](const char* name) { return std::getenv(name); }));
+  return lib;
+}
+bool library_loaded() { return library().loaded(); }
+
+/// CUPTI's function `name` as the type its header declares; cupti_unavailable without it.
+template <class F> F loaded(const char* name) {
+  require_library();
+  const auto f = library().symbol<F>(name);
+  if (f == nullptr) {
+    throw cupti_unavailable(library().path() + " has no function " + name +
+                            ": perfgate needs CUPTI's Profiler Host API (CUDA 12.6 or later)");
+  }
+  return f;
+}
+#define PERFGATE_CUPTI_FN(fn) loaded<decltype(&::fn)>(#fn)
+#endif
+
+/// Calls CUPTI's `fn` (linked or loaded) on `params`; throws cupti_failure naming `fn`.
+#define PERFGATE_CUPTI_HOST_CALL(fn, params) check(PERFGATE_CUPTI_FN(fn)(&(params)), #fn)
+
+} // namespace
+
+void require_library() {
+#ifndef PERFGATE_CUPTI_LINKED
+  if (!library().loaded()) {
+    throw cupti_unavailable(detail::cupti_missing_message(PERFGATE_CUPTI_SONAME, library()));
+  }
+#endif
+}
+
+std::string library_path() {
+#ifdef PERFGATE_CUPTI_LINKED
+  return {};
+#else
+  return library().path();
+#endif
+}
 
 std::string result_text(int code) {
   const char* text = nullptr;
-  if (cuptiGetResultString(static_cast<CUptiResult>(code), &text) != CUPTI_SUCCESS ||
+  if (!library_loaded() ||
+      PERFGATE_CUPTI_FN(cuptiGetResultString)(static_cast<CUptiResult>(code), &text) !=
+          CUPTI_SUCCESS ||
       text == nullptr) {
     return "CUPTI result " + std::to_string(code);
   }
@@ -36,7 +96,7 @@ std::vector<const char*> c_strings(const std::vector<std::string>& names) {
 
 std::vector<std::string> supported_chips() {
   auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params);
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetSupportedChips, p);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostGetSupportedChips, p);
   std::vector<std::string> chips;
   for (std::size_t i = 0; i < p.numChips; ++i) {
     chips.emplace_back(p.ppChipNames[i]);
@@ -52,14 +112,14 @@ host_object::host_object(const std::string& chip,
   p.pChipName = m_chip.c_str();
   p.pCounterAvailabilityImage =
       counter_availability.empty() ? nullptr : counter_availability.data();
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostInitialize, p);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostInitialize, p);
   m_object = p.pHostObject;
 }
 
 host_object::~host_object() {
   if (m_object != nullptr) {
     auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_Deinitialize_Params));
-    (void)cuptiProfilerHostDeinitialize(&p);
+    (void)PERFGATE_CUPTI_FN(cuptiProfilerHostDeinitialize)(&p);
   }
 }
 
@@ -73,7 +133,7 @@ bool host_object::metric_valid(const std::string& metric) {
   }
   auto p = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetMetricProperties_Params));
   p.pMetricName = metric.c_str();
-  return cuptiProfilerHostGetMetricProperties(&p) == CUPTI_SUCCESS;
+  return PERFGATE_CUPTI_FN(cuptiProfilerHostGetMetricProperties)(&p) == CUPTI_SUCCESS;
 }
 
 std::vector<std::uint8_t> host_object::config_image(const std::vector<std::string>& metrics) {
@@ -81,15 +141,15 @@ std::vector<std::uint8_t> host_object::config_image(const std::vector<std::strin
   auto add = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params));
   add.ppMetricNames = names.data();
   add.numMetrics = names.size();
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostConfigAddMetrics, add);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostConfigAddMetrics, add);
 
   auto size = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params));
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetConfigImageSize, size);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostGetConfigImageSize, size);
   std::vector<std::uint8_t> image(size.configImageSize);
   auto get = on_object(PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params));
   get.configImageSize = image.size();
   get.pConfigImage = image.data();
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetConfigImage, get);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostGetConfigImage, get);
   return image;
 }
 
@@ -105,7 +165,7 @@ std::vector<double> host_object::evaluate(const std::vector<std::uint8_t>& count
   p.ppMetricNames = names.data();
   p.numMetrics = names.size();
   p.pMetricValues = values.data();
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostEvaluateToGpuValues, p);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostEvaluateToGpuValues, p);
   return values;
 }
 
@@ -115,7 +175,7 @@ std::size_t passes(const std::vector<std::uint8_t>& config_image) {
   auto p = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
   p.configImageSize = copy.size();
   p.pConfigImage = copy.data();
-  PERFGATE_CUPTI_CALL(cuptiProfilerHostGetNumOfPasses, p);
+  PERFGATE_CUPTI_HOST_CALL(cuptiProfilerHostGetNumOfPasses, p);
   return p.numOfPasses;
 }
 
@@ -123,12 +183,12 @@ std::string chip_of_device(std::uint32_t device_index) {
   static bool initialised = false;
   if (!initialised) {
     auto init = PERFGATE_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
-    PERFGATE_CUPTI_CALL(cuptiProfilerInitialize, init);
+    PERFGATE_CUPTI_HOST_CALL(cuptiProfilerInitialize, init);
     initialised = true;
   }
   auto p = PERFGATE_CUPTI_PARAMS(CUpti_Device_GetChipName_Params);
   p.deviceIndex = device_index;
-  PERFGATE_CUPTI_CALL(cuptiDeviceGetChipName, p);
+  PERFGATE_CUPTI_HOST_CALL(cuptiDeviceGetChipName, p);
   return p.pChipName;
 }
 

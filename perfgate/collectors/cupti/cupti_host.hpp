@@ -3,7 +3,9 @@
 // needs no GPU and no driver (libcupti loads libnvperf_host itself), so everything here also
 // runs offline: chip list, metric validation, config images, pass counts, and evaluating a
 // counter-data image a target run decoded. Shared by the `perfgate` command and the injection
-// library, so it depends on nothing of perfgate's.
+// library, so it depends on nothing of perfgate's but header-only util/. The injection library
+// links libcupti (compiled with PERFGATE_CUPTI_LINKED); the command loads it at the first call
+// (util/cupti_library.hpp), so that it starts where no CUDA toolkit is installed.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +30,18 @@ private:
   std::string m_call;
   int m_code;
 };
+
+/// libcupti could not be loaded (the command only): what was tried and how to get it.
+class cupti_unavailable : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Loads libcupti now if it is not yet; throws cupti_unavailable where it cannot be.
+void require_library();
+
+/// The libcupti file in use (absolute); empty in the injection library, which links it.
+[[nodiscard]] std::string library_path();
 
 /// Pointers to the names, for CUPTI's `const char**` parameters; valid while `names` lives.
 [[nodiscard]] std::vector<const char*> c_strings(const std::vector<std::string>& names);
@@ -63,6 +77,9 @@ template <class Params> [[nodiscard]] Params make_params(std::size_t struct_size
 
 /// Calls CUPTI's `fn` on `params`; throws cupti_failure naming `fn` unless it succeeds.
 #define PERFGATE_CUPTI_CALL(fn, params) ::perfgate::cupti::check(fn(&(params)), #fn)
+
+// Every function below throws cupti_unavailable (the command only) where libcupti cannot be
+// loaded.
 
 /// The chips this CUPTI's Range Profiler host side knows, in CUPTI's order ("GH100", ...).
 [[nodiscard]] std::vector<std::string> supported_chips();
