@@ -12,7 +12,7 @@
 namespace perfgate::detail {
 
 /// The peak of a kernel type on a scope (1e9 op/s). A tensor path the device lacks is no
-/// silent fallback to another roof: throws usage_error, the kernel cannot run there as
+/// silent fallback to another roof: throws no_path_error, the kernel cannot run there as
 /// profiled.
 [[nodiscard]] double peak_of(kernel_type t, const device& d, const scope_peaks& scope);
 
