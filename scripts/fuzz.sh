@@ -12,7 +12,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PERFGATE_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 all=(nvprof ncu_raw ncu_details rocprofv3_csv rocprof_v1_csv rocpd gbench_json nvbench_json detect
-     device_json report_json cupti_json hull_app pipeline_json sass gpu_answers)
+     device_json report_json history_json cupti_json hull_app pipeline_json sass gpu_answers)
 limit=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -58,9 +58,11 @@ seeds_of() {
     nvbench_json) ls "$d"/nvbench/*.json; find "$d"/external -name 'nvbench_*.json' -size -128k
                   ls "$x"/*nvbench*.json 2>/dev/null || true ;;
     detect) for r in nvprof ncu_raw rocprofv3_csv rocpd gbench_json nvbench_json; do seeds_of "$r"; done
-            ls "$d"/profiles/*.json ;;
-    device_json) ls "$root"/perfgate/devices/*.json "$d"/devices/*.json "$d"/malformed/device*.json ;;
-    report_json) ls "$s"/report*.json "$s"/baseline*.json ;;
+            ls "$d"/profiles/*.json "$s"/profile*.json ;;
+    device_json) ls "$root"/perfgate/devices/*.json "$d"/devices/*.json "$d"/malformed/device*.json
+                 ls "$s"/device*.json ;;
+    report_json) ls "$s"/report*.json "$s"/baseline*.json "$d"/golden/multi_runner/baseline.json ;;
+    history_json) ls "$s"/history*.jsonl ;;
     cupti_json) ls "$s"/cupti*.json ;;
     hull_app) ls "$root"/examples/hull/*.app.json "$d"/malformed/hull_app*.json ;;
     pipeline_json) ls "$d"/pipeline/*.json "$d"/malformed/idg*.json ;;

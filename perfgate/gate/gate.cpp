@@ -215,6 +215,17 @@ std::string baseline_to_json(const baseline& b) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+// The keys of a `perfgate-baseline/1` or `/2` file (baseline_to_json writes them): a key in
+// neither list is refused with the nearest known one, never ignored.
+constexpr std::string_view baseline_keys[] = {"schema",          "$schema",          "source",
+                                              "kernels",         "build",            "device_identity",
+                                              "device_identities"};
+constexpr std::string_view baseline_kernel_keys[] = {
+    "name",   "efficiency",   "local_device", "bounds",       "O_krn",       "efficiency_runs",
+    "W_comp", "W_traf",       "sm_clock_mhz", "clock_limits", "pipeline"};
+} // namespace
+
 baseline baseline_from_json(std::string_view text, const std::string& file) {
   const json doc = detail::json_fields::parse(text, file);
   const detail::json_fields root(doc, file, "");
@@ -224,11 +235,13 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     return baseline_from_report(report_from_json(text, file), file);
   }
   const bool against_roof = schema == baseline_schema;
+  root.known_keys(baseline_keys);
   baseline b;
   b.source = root.string_or("source", file);
   const auto& kernels = root.array("kernels");
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const auto k = root.element(kernels[i], i, "kernels");
+    k.known_keys(baseline_kernel_keys);
     baseline_kernel bk;
     bk.name = k.string("name");
     if (k.has("efficiency")) {
@@ -256,6 +269,7 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     }
     if (k.has("pipeline")) {
       const auto model = k.object("pipeline");
+      model.known_keys({"latency_bound", "resident_groups", "limited_by"});
       bk.latency_bound = model.boolean("latency_bound");
       bk.resident_groups = model.count("resident_groups");
       bk.occupancy_limit = model.string("limited_by");
@@ -267,16 +281,18 @@ baseline baseline_from_json(std::string_view text, const std::string& file) {
     b.kernels.push_back(std::move(bk));
   }
   if (root.has("device_identity")) { // written before a baseline kept each runner's
+    detail::check_identity_keys(root.object("device_identity"));
     b.identities.push_back(detail::read_identity(root.object("device_identity")));
   }
   if (root.has("device_identities")) {
-    const auto& ids = root.array("device_identities");
-    for (std::size_t i = 0; i < ids.size(); ++i) {
-      b.identities.push_back(detail::read_identity(root.element(ids[i], i, "device_identities")));
+    for (const auto& id : root.elements("device_identities")) {
+      detail::check_identity_keys(id);
+      b.identities.push_back(detail::read_identity(id));
     }
   }
   if (root.has("build")) {
     const auto build = root.object("build");
+    build.known_keys({"executable", "fnv1a64"});
     b.build = stored_build{build.string("executable"), build.string("fnv1a64")};
     const auto& hash = b.build->fnv1a64;
     if (hash.size() != 16 || hash.find_first_not_of("0123456789abcdef") != std::string::npos) {

@@ -586,7 +586,25 @@ void apply_gate(report& r, const gate_policy& policy, const gate_measurements& m
       detail::add_finding(k.result, std::move(elsewhere));
       continue;
     }
-    k.result = judge_kernel(r, k, policy, measured, hull_species, suite);
+    // Devices the kernel cannot run on (predict_report's `cannot_be_judged` findings): on the
+    // local one it is not judged; on another the finding stays beside the verdict.
+    std::vector<finding> cannot_run;
+    for (const auto& f : k.result.findings) {
+      if (f.code == "cannot_be_judged") {
+        cannot_run.push_back(f);
+      }
+    }
+    const bool runs_locally = !k.predictions.empty() && (k.predictions.front().device.empty() ||
+                                                         k.predictions.front().device == local);
+    if (!runs_locally) {
+      k.result = verdict{};
+      k.result.device = local;
+    } else {
+      k.result = judge_kernel(r, k, policy, measured, hull_species, suite);
+    }
+    for (auto& f : cannot_run) {
+      detail::add_finding(k.result, std::move(f));
+    }
   }
   r.hardware = measured.hardware;
   r.suite.reset();

@@ -19,7 +19,13 @@ namespace {
 
 constexpr std::string_view schema_id = history_schema;
 
+// The keys of a history line (to_lines, to_line write them): a key in no list is refused with
+// the nearest known one, never ignored.
+constexpr std::string_view entry_keys[] = {"schema", "commit", "date",   "kernel", "device",
+                                           "efficiency", "runs", "W_comp", "W_traf"};
+
 entry entry_from(const detail::json_fields& f) {
+  f.known_keys(entry_keys);
   entry e;
   e.commit = f.string("commit");
   e.date = f.string_or("date", "");
@@ -65,7 +71,9 @@ store read_history(std::string_view text, const std::string& file) {
     const detail::json_fields f(j, where, "");
     (void)f.schema({schema_id});
     if (f.has("mute")) {
+      f.known_keys({"schema", "mute"});
       const auto m = f.object("mute");
+      m.known_keys({"kernel", "muted", "reason", "date"});
       s.mutes.push_back({m.string("kernel"), m.boolean("muted"), m.string_or("reason", ""),
                          m.string_or("date", "")});
     } else {

@@ -4,6 +4,7 @@
 #include <perfgate/error.hpp>
 
 #include "util/json_fields.hpp"
+#include "util/strings.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -77,12 +78,39 @@ std::string replace_non_finite(std::string_view text) {
 
 constexpr std::string_view tensor_prefix = "perfgate_tensor_";
 
+// The counters a benchmark declares its work to perfgate with (docs/formats.md); the
+// perfgate_tensor_<precision>_ops ones are checked by declared_tensor_ops. A counter named
+// perfgate_* that is none of them is a declaration perfgate would not read: refused.
+constexpr std::string_view declaration_counters[] = {
+    "perfgate_fp32_flops",  "perfgate_fp64_flops",        "perfgate_int_ops",
+    "perfgate_bytes",       "perfgate_write_bytes",       "perfgate_working_set_bytes",
+    "perfgate_ordinary_stores", "perfgate_matrix"};
+
+void no_unknown_declaration(const json_fields& b) {
+  for (const auto& item : b.raw().items()) {
+    const std::string& key = item.key();
+    if (!key.starts_with("perfgate_") || key.starts_with(tensor_prefix) ||
+        std::find(std::begin(declaration_counters), std::end(declaration_counters), key) !=
+            std::end(declaration_counters)) {
+      continue;
+    }
+    std::vector<std::string> names(std::begin(declaration_counters), std::end(declaration_counters));
+    for (auto op : counter::tensor_ops) {
+      names.push_back("perfgate_" + std::string(op));
+    }
+    const std::vector<std::string_view> views(names.begin(), names.end());
+    const auto meant = nearest_word(key, views);
+    b.fail(key, "is no counter perfgate reads: " +
+                    (meant ? "did you mean '" + *meant + "'?" : "expected one of " + join(names, ", ")));
+  }
+}
+
 // The first of the values perfgate reads that is null (NaN/Infinity in the file), if any.
 std::optional<std::string> non_finite_key(const json_fields& b) {
   for (const char* key : {"real_time", "perfgate_bytes", "perfgate_fp32_flops",
                           "perfgate_fp64_flops", "perfgate_int_ops", "perfgate_write_bytes",
-                          "perfgate_ordinary_stores",
-                          "bytes_per_second", "items_per_second"}) {
+                          "perfgate_working_set_bytes", "perfgate_ordinary_stores",
+                          "perfgate_matrix", "bytes_per_second", "items_per_second"}) {
     if (b.raw().contains(key) && b.raw().at(key).is_null()) { // has() is false for null
       return std::string(key);
     }
@@ -231,6 +259,7 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     }
     r.times_s.push_back(time_s);
     r.threads = threads;
+    no_unknown_declaration(b);
     auto tensor_ops = declared_tensor_ops(b);
     const auto standard_bytes = per_iteration(b, "bytes_per_second", name, threads);
     const auto items = per_iteration(b, "items_per_second", name, threads);
@@ -267,6 +296,14 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
           b.fail("perfgate_ordinary_stores", "expected 1 (ordinary stores only) or 0");
         }
         r.work->ordinary_stores = flag == 1;
+      }
+      if (b.has("perfgate_matrix")) {
+        const double flag = b.non_negative("perfgate_matrix");
+        if (flag != 0 && flag != 1) {
+          b.fail("perfgate_matrix", "expected 1 (a matrix product, which may run on matrix units) "
+                                    "or 0 (the vector pipes alone)");
+        }
+        r.work->matrix = flag == 1;
       }
     }
   }

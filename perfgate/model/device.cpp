@@ -15,6 +15,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <sstream>
 #include <vector>
 
@@ -54,6 +55,90 @@ constexpr std::array<std::pair<std::string_view, double device_peaks::*>, 6> req
     {"dram_gbs", &device_peaks::dram_gbs},
 }};
 
+// The keys a `perfgate-device/1` file may hold, one list per object (perfgate/schema/
+// device-1.schema.json describes each): a key in no list is refused with the nearest known one
+// (json_fields::known_keys), never ignored. A new key is one line here and one in the schema.
+constexpr std::string_view device_file_keys[] = {
+    "schema", "$schema", "id", "name", "vendor", "kind", "warp_size", "source", "peaks",
+    "peaks_one_core", "compute_units", "compute_capability", "gfx_target", "architecture",
+    "sm_clock_mhz", "boost_clock_mhz", "max_clock_mhz", "sustained_clock_mhz", "cuda_clock_mhz",
+    "clocks", "sources",
+    "peak_clocks_mhz", "memory_gb", "ecc_enabled", "cache_bytes", "vector_bits",
+    "hardware_threads", "co_issue", "datasheet", "uuid", "driver", "provenance", "measurements",
+    "not_measured", "sweep"};
+// Every peak a file may state (`peaks`, `peaks_one_core`), 1e9 per second: the six the models
+// need, the memory roof and its calibrated patterns, caches, the boat hull's inputs, tensor
+// paths per precision (`tensor_*`: roofs; `mma_sync_*`: Hopper's and Blackwell's warp-level MMA,
+// measured and no roof) and the rates fitted for predictions (never a roof).
+constexpr std::string_view peak_keys[] = {
+    "fp32_gflops", "fp64_gflops", "int_mad_gops", "int_add_gops", "ldst_ginst", "dram_gbs",
+    "dram_roof_gbs", "dram_read_gbs", "dram_write_gbs", "dram_copy_gbs", "dram_triad_gbs",
+    "dram_write_nt_gbs", "dram_copy_nt_gbs", "dram_triad_nt_gbs", "l2_gbs", "llc_gbs",
+    "shared_gbs", "fp16_gflops", "tensor_fp16_gflops", "tensor_bf16_gflops",
+    "tensor_tf32_gflops", "tensor_fp32_gflops", "tensor_fp64_gflops", "tensor_fp8_gflops",
+    "tensor_int8_gops", "tensor_fp4_gflops", "tensor_fp16_acc16_gflops",
+    "tensor_fp8_acc16_gflops", "mma_sync_fp16_gflops", "mma_sync_bf16_gflops",
+    "mma_sync_tf32_gflops", "mma_sync_fp64_gflops", "mma_sync_fp8_gflops", "mma_sync_int8_gops",
+    "mma_sync_fp4_gflops", "uncoalesced_gbs", "uncoalesced_gather_gbs", "uncoalesced_scatter_gbs",
+    "bus_gbs", "bus_h2d_gbs", "bus_d2h_gbs", "elementwise_gbs", "fp32_gemm_gflops"};
+constexpr std::string_view clocks_keys[] = {"mhz_before", "mhz_after", "throttle_reasons"};
+constexpr std::string_view provenance_keys[] = {"how",     "date", "citations", "tool",
+                                                "command", "host", "backend",   "arch"};
+constexpr std::string_view measurement_keys[] = {"key", "scope",  "threads", "repetitions",
+                                                 "best", "median", "min",    "max",
+                                                 "spread", "note", "sm_clock_mhz"};
+constexpr std::string_view not_measured_keys[] = {"key", "scope", "note"};
+constexpr std::string_view sweep_keys[] = {"fma_per_element", "intensity_flop_per_byte",
+                                           "gflops", "gbs"};
+// `sources` (branch i53-devices reads it): the datasheet, the clock's source, and per roof rate
+// its public measurements ({source, best, what}) or "none: <why>".
+constexpr std::string_view sources_keys[] = {"datasheet", "max_clock", "measured"};
+constexpr std::string_view measured_source_keys[] = {"source", "best", "what"};
+
+// The keys a calibration's record holds beside the peaks (`measurements`, `not_measured`,
+// `sweep`, `clocks`): informational, read by no model, but no key goes unread unchecked.
+void check_calibration_record(const detail::json_fields& root) {
+  const auto each = [&](std::string_view key, std::span<const std::string_view> known) {
+    if (root.has(key)) {
+      for (const auto& item : root.elements(key)) {
+        item.known_keys(known);
+      }
+    }
+  };
+  each("measurements", measurement_keys);
+  each("not_measured", not_measured_keys);
+  each("sweep", sweep_keys);
+  if (root.has("clocks")) {
+    root.object("clocks").known_keys(clocks_keys);
+  }
+  if (root.has("sources")) {
+    const auto sources = root.object("sources");
+    sources.known_keys(sources_keys);
+    if (sources.has("measured")) {
+      const auto measured = sources.object("measured");
+      for (const auto& [rate, list] : measured.raw().items()) {
+        if (list.is_array()) {
+          for (const auto& m : measured.elements(rate)) {
+            m.known_keys(measured_source_keys);
+          }
+        }
+      }
+    }
+  }
+  if (root.has("max_clock_mhz")) {
+    (void)root.positive("max_clock_mhz");
+  }
+  if (root.has("architecture")) {
+    (void)root.string("architecture");
+  }
+  if (root.has("cuda_clock_mhz")) {
+    (void)root.positive("cuda_clock_mhz");
+  }
+  if (root.has("ecc_enabled")) {
+    (void)root.boolean("ecc_enabled");
+  }
+}
+
 // A peak a device may lack: a GPU without FP64 hardware (compute capability 1.0 to 1.2) has no
 // fp64_gflops, read as 0; a value that is present must be positive like every other.
 constexpr std::string_view optional_fp64 = "fp64_gflops";
@@ -63,6 +148,7 @@ constexpr std::string_view optional_fp64 = "fp64_gflops";
 // too.
 device_peaks read_peaks(const detail::json_fields& f,
                         std::map<std::string, double, std::less<>>* extra) {
+  f.known_keys(peak_keys);
   device_peaks p;
   for (const auto& [key, member] : required_peaks) {
     if (key == optional_fp64 && !f.has(key)) {
@@ -245,6 +331,8 @@ device device_from_json(std::string_view text, const std::string& file) {
   const json doc = detail::json_fields::parse(text, file);
   const detail::json_fields root(doc, file, "");
   (void)root.schema({device_schema});
+  root.known_keys(device_file_keys);
+  check_calibration_record(root);
   device d;
   d.id = root.string("id");
   if (d.id.empty() || d.id.find_first_of(" \t/\\") != std::string::npos) {
@@ -324,10 +412,14 @@ device device_from_json(std::string_view text, const std::string& file) {
   }
   if (root.has("provenance")) {
     const auto prov = root.object("provenance");
+    prov.known_keys(provenance_keys);
     d.provenance_how = prov.string_or("how", "");
     d.provenance_date = prov.string_or("date", "");
     if (prov.has("citations")) {
       const auto cites = prov.object("citations");
+      std::vector<std::string_view> citable(std::begin(device_file_keys), std::end(device_file_keys));
+      citable.insert(citable.end(), std::begin(peak_keys), std::end(peak_keys));
+      cites.known_keys(citable); // a citation names a key of the file or a peak it lacks
       for (const auto& [key, value] : cites.raw().items()) {
         d.citations[key] = cites.string(key);
       }

@@ -214,7 +214,7 @@ double peak_of(kernel_type t, const device& d, const scope_peaks& scope, accumul
   case kernel_type::fp32: return scope.peaks.fp32_gflops;
   case kernel_type::fp64:
     if (!(scope.peaks.fp64_gflops > 0)) { // compute capability 1.1 and older have no FP64
-      throw usage_error("device '" + d.id + "' has no fp64 path: " + d.origin +
+      throw no_path_error("device '" + d.id + "' has no fp64 path: " + d.origin +
                         " states no fp64_gflops (the hardware lacks double precision); predict "
                         "the kernel on a device that has it");
     }
@@ -225,7 +225,7 @@ double peak_of(kernel_type t, const device& d, const scope_peaks& scope, accumul
   const tensor_path& path = tensor_path_of(t);
   const auto it = scope.extra.find(path.peak_key);
   if (it == scope.extra.end()) {
-    throw usage_error("device '" + d.id + "' has no " + std::string(to_string(t)) +
+    throw no_path_error("device '" + d.id + "' has no " + std::string(to_string(t)) +
                       " path: no peak '" + std::string(path.peak_key) + "' in " + d.origin +
                       " (the hardware lacks that precision, or the device file does not state "
                       "its peak); predict the kernel on a device that has it");

@@ -15,7 +15,7 @@
 namespace perfgate::detail {
 
 /// The peak of a kernel type on a scope (1e9 op/s). A tensor path the device lacks is no
-/// silent fallback to another roof: throws usage_error, the kernel cannot run there as
+/// silent fallback to another roof: throws no_path_error, the kernel cannot run there as
 /// profiled. A tensor path's peak is `tensor_<precision>_gflops`, the FP32-accumulate rate;
 /// where the device states a faster FP16-accumulate one (`tensor_<precision>_acc16_gflops`),
 /// work accumulating in FP16 takes it, and work of unknown accumulate the faster of the two.

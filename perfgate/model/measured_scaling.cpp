@@ -25,13 +25,15 @@ double limiting_side_s(const roof_bound& r, bound_class side) {
 // fits L2. NeuSight-style times (the best of repeated calls) find the data in L2 partly or not
 // at all; the roof (a bound) assumes it all there, and scaling by L2 rates would scale by
 // bandwidth the kernel did not use.
+// Work that did not declare whether it runs on matrix units scales by the vector pipes: its roof
+// allows the matrix units (a bound), its prediction keeps the path it is known to take.
 roof_bound scaling_roof_of(const kernel_params& k, const device& d, bool one_core) {
-  if (d.kind != "gpu" || !k.working_set_bytes) {
-    return roof_of(k, d, one_core);
+  kernel_params scaled = k;
+  scaled.matrix_undeclared = false;
+  if (d.kind == "gpu") {
+    scaled.working_set_bytes.reset();
   }
-  kernel_params streamed = k;
-  streamed.working_set_bytes.reset();
-  return roof_of(streamed, d, one_core);
+  return roof_of(scaled, d, one_core);
 }
 
 // A device at the clock it holds under sustained load (its power limit), for a prediction; the

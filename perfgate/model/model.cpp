@@ -170,7 +170,7 @@ kernel_params derive_kernel_params(const model_counters& m) {
   return k;
 }
 
-kernel_params declared_kernel_params(const declared_work& w) {
+kernel_params declared_kernel_params(const declared_work& w, std::uint64_t invocations) {
   for (double v : {w.fp32_flops, w.fp64_flops, w.int_ops, w.bytes, w.working_set_bytes}) {
     if (!std::isfinite(v) || v < 0) {
       throw kernel_input_error("declared work must be finite and >= 0");
@@ -213,7 +213,8 @@ kernel_params declared_kernel_params(const declared_work& w) {
   // Bytes without operations (Google Benchmark's SetBytesProcessed alone): the memory roof is
   // the whole bound, and the compute side stays undeclared rather than guessed.
   k.compute_declared = k.W_comp > 0;
-  k.matrix = w.matrix || !k.tensor_ops.empty();
+  k.matrix = w.matrix.value_or(false) || !k.tensor_ops.empty();
+  k.matrix_undeclared = !w.matrix && !k.matrix;
   k.accumulate = w.accumulate == "fp16"   ? accumulate_precision::fp16
                  : w.accumulate == "fp32" ? accumulate_precision::fp32
                                           : accumulate_precision::unknown;
@@ -231,15 +232,19 @@ kernel_params declared_kernel_params(const declared_work& w) {
     k.write_bytes = *w.write_bytes;
   }
   k.ordinary_stores = w.ordinary_stores;
-  // Bytes processed without a working set (SetBytesProcessed alone): the data one iteration
-  // works on is what the benchmark says of its size. Holding it to DRAM would assume it never
-  // fits a cache, and a benchmark over 100 KB beats a DRAM roof from L2 (snappy's BM_UFlat/2,
-  // 2x on Zen 5). Re-reading a smaller buffer would be faster still, so this is an assumption
-  // the report names, and perfgate_working_set_bytes overrides it. The name's arguments are no
-  // size: snappy's "/2" is an index into its test files, a "/4096" may count bytes, elements
-  // or threads; the report shows them beside the choice, unread.
-  if (w.working_set_bytes <= 0 && w.bytes_source == "bytes_per_second") {
-    k.working_set_bytes = w.bytes;
+  // The memory level, one rule whatever declared the bytes (Google Benchmark's bytes_per_second
+  // or perfgate_bytes, nvbench's global memory, a profile's declared_work): the declared working
+  // set, else the data one iteration works on, which is what the benchmark says of its size.
+  // Holding it to DRAM would assume it never fits a cache: snappy's BM_UFlat/2 (123 KB from L2)
+  // ran at 2x a one-core DRAM roof on Zen 5, a one-thread triad over 6 MiB (in a 32 MiB L3) at
+  // 2.4x. Re-reading a smaller buffer would be faster still, so this is an assumption the report
+  // names, and a declared working set overrides it. The name's arguments are no size: snappy's
+  // "/2" is an index into its test files, a "/4096" may count bytes, elements or threads; the
+  // report shows them beside the choice, unread. The working set is what stays cached from one
+  // iteration to the next: nvbench's cold times flush the GPU's L2 before every sample
+  // (nvbench's measure_cold), so nothing does, and its states are held to DRAM.
+  if (w.working_set_bytes <= 0 && w.bytes_source != "nvbench") {
+    k.working_set_bytes = w.bytes / static_cast<double>(std::max<std::uint64_t>(1, invocations));
     k.working_set_source =
         "working set not declared" +
         (w.arguments.empty() ? "" : " (arguments /" + w.arguments + " not read as a size)") +
@@ -270,8 +275,11 @@ kernel_params kernel_params_from_profile(const profile& p, const kernel_profile&
               "or the perfgate_* counters as well");
     }
     if (k.work) {
-      kernel_params declared = declared_kernel_params(*k.work);
-      declared.matrix = declared.matrix || matrix_kernel_name(k.name);
+      kernel_params declared = declared_kernel_params(*k.work, k.invocations);
+      if (!k.work->matrix && matrix_kernel_name(k.name)) { // a declaration wins over the name
+        declared.matrix = true;
+        declared.matrix_undeclared = false;
+      }
       return declared;
     }
     if (p.format == profile_format::gbench_json) {
@@ -461,6 +469,34 @@ const roof_term& largest(const std::vector<roof_term>& terms) {
 }
 } // namespace
 
+namespace {
+// The pipes a roof holds the kernel's SIMT precision to, raising `peak` where it takes the matrix
+// units; returns the term's `via` (empty: the vector pipes, nothing to say). Matrix-shaped work
+// may run on the matrix units that compute its precision exactly where they are faster (rocBLAS
+// runs fp32 GEMMs on CDNA's FP32 MFMA at twice the vector rate), and so may declared work that
+// does not say: without `matrix: true`, rocBLAS's SGEMMs beat the MI210's vector roof in 7,467
+// of NeuSight's 80,906 cross-GPU predictions. A roof that depends on a hint is no bound.
+std::string simt_path(const kernel_params& k, const std::map<std::string, double, std::less<>>& extra,
+                      double& peak) {
+  const auto mp = exact_matrix_peak(k.simt_type, extra);
+  if (!mp || !(mp->gflops > peak)) {
+    return {};
+  }
+  std::ostringstream vector_rate;
+  vector_rate << std::fixed << std::setprecision(0) << peak;
+  if (k.matrix) {
+    peak = mp->gflops;
+    return "matrix units, " + mp->key;
+  }
+  if (k.matrix_undeclared) {
+    peak = mp->gflops;
+    return "matrix units, " + mp->key + ": matrix use not declared; matrix: false (perfgate_matrix " +
+           "0) holds it to the vector pipes, " + vector_rate.str() + " GFLOPS";
+  }
+  return k.model == model_kind::roofline ? "vector pipes: declared matrix: false" : std::string();
+}
+} // namespace
+
 roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   const scope_peaks scope = peaks_of_scope(d, one_core);
   const device_peaks& peak = scope.peaks;
@@ -474,15 +510,8 @@ roof_bound roof_of(const kernel_params& k, const device& d, bool one_core) {
   // tensor precision at its own peak.
   std::vector<roof_term> compute;
   const std::string type(to_string(k.simt_type));
-  // Matrix-shaped work may run on the matrix units that compute its precision exactly, when
-  // they are faster (rocBLAS runs fp32 GEMMs on CDNA's FP32 MFMA at twice the vector rate).
   double simt_peak = detail::peak_of(k.simt_type, d, scope);
-  std::string simt_via;
-  if (const auto mp = k.matrix ? exact_matrix_peak(k.simt_type, extra) : std::nullopt;
-      mp && mp->gflops > simt_peak) {
-    simt_peak = mp->gflops;
-    simt_via = "matrix units, " + mp->key;
-  }
+  const std::string simt_via = simt_path(k, extra, simt_peak);
   if (k.model == model_kind::quantitative && k.I_ops && k.I_total && k.D_ldst && k.D_other) {
     if (*k.I_ops > 0) {
       compute.push_back(term(type, *k.I_ops, simt_peak / 2, simt_via));

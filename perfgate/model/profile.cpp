@@ -144,7 +144,7 @@ std::string profile_to_json(const profile& p) {
         jk["declared_work"]["arguments"] = k.work->arguments;
       }
       if (k.work->matrix) {
-        jk["declared_work"]["matrix"] = true;
+        jk["declared_work"]["matrix"] = *k.work->matrix;
       }
       if (!k.work->accumulate.empty()) {
         jk["declared_work"]["accumulate"] = k.work->accumulate;
@@ -165,15 +165,139 @@ std::string profile_to_json(const profile& p) {
   return j.dump(2) + "\n";
 }
 
+namespace {
+// The keys of a `perfgate-profile/1` file, one list per object: a key no list holds is refused
+// (json_fields::known_keys), never ignored. "$schema" lets an editor find the JSON Schema.
+constexpr std::string_view profile_keys[] = {"schema", "$schema", "source", "device",
+                                             "native_counter_names", "kernels"};
+constexpr std::string_view source_keys[] = {"format", "file"};
+constexpr std::string_view device_keys[] = {"name", "warp_size"};
+constexpr std::string_view kernel_keys[] = {
+    "name",     "invocations",   "counters",     "launch",      "duration",
+    "time_s",   "threads",       "declared_work", "sm_clock_mhz", "clock_limits"};
+constexpr std::string_view launch_keys[] = {"grid", "block"};
+constexpr std::string_view duration_keys[] = {"samples", "mean_s",   "median_s", "min_s",
+                                              "max_s",   "stddev_s", "samples_s", "total_s"};
+constexpr std::string_view declared_work_keys[] = {
+    "fp32_flops",   "fp64_flops",   "int_ops",      "bytes",     "working_set_bytes",
+    "write_bytes",  "ordinary_stores", "tensor_ops", "items",    "bytes_source",
+    "arguments",    "matrix",       "accumulate"};
+
+// A tensor precision written one level too high (`declared_work.tensor_bf16_ops` for
+// `declared_work.tensor_ops.tensor_bf16_ops`) is named as what it is meant to be.
+void no_misplaced_tensor_ops(const detail::json_fields& w) {
+  for (const auto& item : w.raw().items()) {
+    const auto& known = counter::tensor_ops;
+    if (std::find(known.begin(), known.end(), item.key()) != known.end()) {
+      w.fail(item.key(), "unknown key: did you mean 'tensor_ops." + item.key() +
+                             "'? (tensor work is declared per precision inside tensor_ops)");
+    }
+  }
+}
+
+declared_work read_declared_work(const detail::json_fields& w) {
+  no_misplaced_tensor_ops(w);
+  w.known_keys(declared_work_keys);
+  declared_work work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
+                     w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
+                     w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
+                     w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
+  if (w.has("items")) {
+    work.items = w.non_negative("items");
+  }
+  work.bytes_source = w.string_or("bytes_source", "perfgate_bytes");
+  work.arguments = w.string_or("arguments", "");
+  if (w.has("matrix")) {
+    work.matrix = w.boolean("matrix");
+  }
+  if (w.has("accumulate")) {
+    work.accumulate = w.string("accumulate");
+    if (work.accumulate != "fp32" && work.accumulate != "fp16") {
+      w.fail("accumulate", "expected \"fp32\" or \"fp16\", the precision the matrix work "
+                           "accumulates in");
+    }
+  }
+  if (w.has("ordinary_stores")) {
+    work.ordinary_stores = w.boolean("ordinary_stores");
+  }
+  if (w.has("write_bytes")) {
+    work.write_bytes = w.non_negative("write_bytes");
+    if (*work.write_bytes > work.bytes) {
+      w.fail("write_bytes", "expected the written part of bytes, at most bytes");
+    }
+  }
+  if (w.has("tensor_ops")) {
+    const auto ops = w.object("tensor_ops");
+    ops.known_keys(counter::tensor_ops);
+    for (const auto& item : ops.raw().items()) {
+      work.tensor_ops[item.key()] = ops.non_negative(item.key());
+    }
+  }
+  return work;
+}
+
+kernel_profile read_kernel(const detail::json_fields& jk) {
+  jk.known_keys(kernel_keys);
+  kernel_profile k;
+  k.name = jk.string("name");
+  if (k.name.empty()) {
+    jk.fail("name", "expected a non-empty kernel name");
+  }
+  k.invocations = jk.has("invocations") ? jk.count("invocations") : 1;
+  if (k.invocations == 0) {
+    jk.fail("invocations", "expected at least 1 invocation");
+  }
+  if (jk.has("counters")) {
+    const auto counters = jk.object("counters");
+    counters.known_keys(counter::all);
+    for (const auto& [name, value] : counters.raw().items()) {
+      k.counters[name] = counters.non_negative(name);
+    }
+  }
+  if (jk.has("launch")) {
+    const auto launch = jk.object("launch");
+    launch.known_keys(launch_keys);
+    k.launch = launch_config{launch.dim3("grid"), launch.dim3("block")};
+  }
+  if (jk.has("duration")) {
+    const auto d = jk.object("duration");
+    d.known_keys(duration_keys);
+    k.duration = detail::read_duration_stats(d, detail::stats_fields::required);
+    k.duration->total_s = d.positive("total_s");
+  }
+  if (jk.has("time_s")) {
+    k.time_s = jk.positive("time_s");
+  }
+  if (jk.has("threads")) {
+    k.threads = jk.count("threads");
+  }
+  if (jk.has("declared_work")) {
+    k.work = read_declared_work(jk.object("declared_work"));
+  }
+  if (jk.has("sm_clock_mhz")) {
+    k.sm_clock_mhz = jk.positive("sm_clock_mhz");
+  }
+  if (jk.has("clock_limits")) {
+    k.clock_limits = jk.strings("clock_limits");
+  }
+  return k;
+}
+} // namespace
+
 profile profile_from_json(std::string_view text, const std::string& file) {
   const json doc = detail::json_fields::parse(text, file);
   const detail::json_fields root(doc, file, "");
   (void)root.schema({profile_schema});
+  root.known_keys(profile_keys);
   profile p;
   p.format = profile_format::perfgate_json;
   p.source_file = file;
+  if (root.has("source")) {
+    root.object("source").known_keys(source_keys);
+  }
   if (root.has("device")) {
     const auto dev = root.object("device");
+    dev.known_keys(device_keys);
     p.device_name = dev.string_or("name", "");
     if (dev.has("warp_size")) {
       const auto w = dev.count("warp_size");
@@ -185,91 +309,13 @@ profile profile_from_json(std::string_view text, const std::string& file) {
   }
   if (root.has("native_counter_names")) {
     const auto names = root.object("native_counter_names");
+    names.known_keys(counter::all);
     for (const auto& [canonical, native] : names.raw().items()) {
       p.native_counter_names[canonical] = names.string(canonical);
     }
   }
-  const auto& kernels = root.array("kernels");
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto jk = root.element(kernels[i], i, "kernels");
-    kernel_profile k;
-    k.name = jk.string("name");
-    if (k.name.empty()) {
-      jk.fail("name", "expected a non-empty kernel name");
-    }
-    k.invocations = jk.has("invocations") ? jk.count("invocations") : 1;
-    if (k.invocations == 0) {
-      jk.fail("invocations", "expected at least 1 invocation");
-    }
-    if (jk.has("counters")) {
-      const auto counters = jk.object("counters");
-      for (const auto& [name, value] : counters.raw().items()) {
-        k.counters[name] = counters.non_negative(name);
-      }
-    }
-    if (jk.has("launch")) {
-      const auto launch = jk.object("launch");
-      k.launch = launch_config{launch.dim3("grid"), launch.dim3("block")};
-    }
-    if (jk.has("duration")) {
-      const auto d = jk.object("duration");
-      k.duration = detail::read_duration_stats(d, detail::stats_fields::required);
-      k.duration->total_s = d.positive("total_s");
-    }
-    if (jk.has("time_s")) {
-      k.time_s = jk.positive("time_s");
-    }
-    if (jk.has("threads")) {
-      k.threads = jk.count("threads");
-    }
-    if (jk.has("declared_work")) {
-      const auto w = jk.object("declared_work");
-      k.work =
-          declared_work{w.has("fp32_flops") ? w.non_negative("fp32_flops") : 0,
-                        w.has("fp64_flops") ? w.non_negative("fp64_flops") : 0,
-                        w.has("int_ops") ? w.non_negative("int_ops") : 0, w.non_negative("bytes"),
-                        w.has("working_set_bytes") ? w.non_negative("working_set_bytes") : 0};
-      if (w.has("items")) {
-        k.work->items = w.non_negative("items");
-      }
-      k.work->bytes_source = w.string_or("bytes_source", "perfgate_bytes");
-      k.work->arguments = w.string_or("arguments", "");
-      k.work->matrix = w.has("matrix") && w.boolean("matrix");
-      if (w.has("accumulate")) {
-        k.work->accumulate = w.string("accumulate");
-        if (k.work->accumulate != "fp32" && k.work->accumulate != "fp16") {
-          w.fail("accumulate", "expected \"fp32\" or \"fp16\", the precision the matrix work "
-                               "accumulates in");
-        }
-      }
-      if (w.has("ordinary_stores")) {
-        k.work->ordinary_stores = w.boolean("ordinary_stores");
-      }
-      if (w.has("write_bytes")) {
-        k.work->write_bytes = w.non_negative("write_bytes");
-        if (*k.work->write_bytes > k.work->bytes) {
-          w.fail("write_bytes", "expected the written part of bytes, at most bytes");
-        }
-      }
-      if (w.has("tensor_ops")) {
-        const auto ops = w.object("tensor_ops");
-        const auto& known = counter::tensor_ops;
-        for (const auto& item : ops.raw().items()) {
-          if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
-            ops.fail(item.key(), "names no tensor precision (expected tensor_fp16_ops, "
-                                 "tensor_bf16_ops, ... tensor_fp4_ops)");
-          }
-          k.work->tensor_ops[item.key()] = ops.non_negative(item.key());
-        }
-      }
-    }
-    if (jk.has("sm_clock_mhz")) {
-      k.sm_clock_mhz = jk.positive("sm_clock_mhz");
-    }
-    if (jk.has("clock_limits")) {
-      k.clock_limits = jk.strings("clock_limits");
-    }
-    p.kernels.push_back(std::move(k));
+  for (const auto& jk : root.elements("kernels")) {
+    p.kernels.push_back(read_kernel(jk));
   }
   return p;
 }

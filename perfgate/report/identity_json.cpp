@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "report/identity_json.hpp"
 
+#include <string_view>
+#include <vector>
+
 namespace perfgate::detail {
 
 namespace {
@@ -25,6 +28,14 @@ nlohmann::json identity_json(const device_identity& id) {
     j["clock_mhz"] = *id.clock_mhz;
   }
   return j;
+}
+
+void check_identity_keys(const json_fields& f) {
+  std::vector<std::string_view> keys{"clock_mhz"};
+  for (const auto& field : text_fields) {
+    keys.emplace_back(field.first);
+  }
+  f.known_keys(keys);
 }
 
 device_identity read_identity(const json_fields& f) {

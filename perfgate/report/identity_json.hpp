@@ -15,6 +15,9 @@ namespace perfgate::detail {
 /// fields are left out.
 [[nodiscard]] nlohmann::json identity_json(const device_identity& id);
 [[nodiscard]] device_identity read_identity(const json_fields& f);
+/// Refuses a key of an identity object that is none of identity_json's (a baseline's readers are
+/// strict: an unknown key is bad input, docs/formats.md).
+void check_identity_keys(const json_fields& f);
 
 /// {"stored", "now", "differences": [{"field", "stored", "now", "matters"}], "action"}
 [[nodiscard]] nlohmann::json hardware_json(const hardware_change& h);

@@ -85,6 +85,16 @@ std::string local_device_named(std::string_view profile_device,
   return "";
 }
 
+namespace {
+// The finding of a device the kernel cannot run on (no path for one of its precisions).
+finding cannot_run_on(const std::string& device_id, const std::string& why) {
+  finding f{"cannot_be_judged", verdict_status::skip, {}, {}};
+  f.context.words["device"] = device_id;
+  f.context.words["skip_reason"] = "on " + device_id + ": " + why;
+  return f;
+}
+} // namespace
+
 report predict_report(const profile& p, const std::vector<device>& devices,
                       const std::string& kernel_regex, bool scale_local_clock,
                       const device* measured_on) {
@@ -143,8 +153,10 @@ report predict_report(const profile& p, const std::vector<device>& devices,
       r.kernels.push_back(std::move(kr));
       continue;
     }
-    ++predicted;
     const bool one_core = k.threads == 1;
+    // A device without one of the kernel's precisions (a BF16 kernel on a V100) cannot run it:
+    // the kernel cannot be judged there, and is predicted on the others.
+    std::vector<finding> cannot_run;
     for (std::size_t i = 0; i < devices.size(); ++i) {
       try {
         if (measured_on != nullptr && k.time_s) {
@@ -155,12 +167,33 @@ report predict_report(const profile& p, const std::vector<device>& devices,
                                        ? predict_local(kr.params, k, devices[i], one_core)
                                        : predict(kr.params, devices[i], one_core));
         }
-      } catch (const usage_error& e) { // a device without the kernel's tensor path
+      } catch (const no_path_error& e) {
+        cannot_run.push_back(cannot_run_on(devices[i].id, e.what()));
+      } catch (const usage_error& e) {
         throw usage_error("kernel '" + kr.name + "': " + e.what());
       }
     }
+    if (kr.predictions.empty()) { // no device given can run it: not predicted at all
+      kr.params = {};
+      for (const auto& f : cannot_run) {
+        kr.skip_reason += (kr.skip_reason.empty() ? "" : "; ") + f.context.words.at("skip_reason");
+      }
+      if (!first_skip) {
+        first_skip = std::make_exception_ptr(
+            input_error(p.source_file, "kernel '" + kr.name + "'", kr.skip_reason));
+      }
+      finding skipped{"cannot_be_judged", verdict_status::skip, {}, {}};
+      skipped.context.words["skip_reason"] = kr.skip_reason;
+      detail::add_finding(kr.result, std::move(skipped));
+      r.kernels.push_back(std::move(kr));
+      continue;
+    }
+    ++predicted;
     kr.result.status = verdict_status::skip;
     detail::add_finding(kr.result, {"prediction_only", verdict_status::skip, {}, {}});
+    for (auto& f : cannot_run) {
+      detail::add_finding(kr.result, std::move(f));
+    }
     r.kernels.push_back(std::move(kr));
   }
   if (r.kernels.empty()) {

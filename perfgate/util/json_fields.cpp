@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "util/json_fields.hpp"
 
+#include "util/strings.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -101,6 +103,24 @@ std::string json_fields::schema(std::initializer_list<std::string_view> accepted
   }
   fail("schema",
        "expected " + expected + ", found \"" + found + "\" (this perfgate reads " + reads + ")");
+}
+
+void json_fields::known_keys(std::span<const std::string_view> known) const {
+  for (const auto& item : m_object.items()) {
+    const std::string& key = item.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) {
+      continue;
+    }
+    if (const auto meant = nearest_word(key, known)) {
+      fail(key, "unknown key: did you mean '" + *meant + "'?");
+    }
+    std::string keys;
+    for (const std::string_view k : known) {
+      keys += (keys.empty() ? "" : ", ") + std::string(k);
+    }
+    fail(key, "unknown key: " + (m_path.empty() ? std::string("the document") : "'" + m_path + "'") +
+                  " holds only " + keys);
+  }
 }
 
 bool json_fields::has(std::string_view key) const {

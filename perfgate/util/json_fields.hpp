@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,15 @@ public:
   /// The objects of the array `key`, each named `key[i]` in its errors.
   [[nodiscard]] std::vector<json_fields> elements(std::string_view key) const;
   [[nodiscard]] const nlohmann::json& raw() const { return m_object; }
+
+  /// Refuses the object's first key that is not among `known` (exit 2), naming the file, the
+  /// key's path and the known key nearest to it ("did you mean 'tensor_ops'?"), else every key
+  /// the object may hold. A reader calls it once per object with the one list of keys its
+  /// format defines: a key no reader knows is a declaration that would go unread in silence.
+  void known_keys(std::span<const std::string_view> known) const;
+  void known_keys(std::initializer_list<std::string_view> known) const {
+    known_keys(std::span<const std::string_view>(known.begin(), known.size()));
+  }
   [[nodiscard]] std::string key_path(std::string_view key) const;
 
   [[noreturn]] void fail(std::string_view key, const std::string& what) const;

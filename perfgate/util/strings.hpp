@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfgate::detail {
@@ -63,6 +65,27 @@ namespace perfgate::detail {
     }
   }
   return row[b.size()];
+}
+
+/// The candidate nearest `word`, when it is near enough to be what was meant: one that begins
+/// with `word` ("working_set" for "working_set_bytes"), else one at most a third of the longer
+/// word's length of edits away (at least 2), so "tensor_op" finds "tensor_ops" and "comment"
+/// finds nothing among a profile's keys. Prefixes first, then the fewest edits, then the first.
+[[nodiscard]] inline std::optional<std::string> nearest_word(std::string_view word,
+                                                             std::span<const std::string_view> candidates) {
+  std::optional<std::string> best;
+  std::pair<bool, std::size_t> best_rank{true, 0}; // (not a prefix, edits): smaller is nearer
+  for (const std::string_view c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    const bool prefix = word.size() >= 4 && c.starts_with(word);
+    const std::size_t allowed = std::max<std::size_t>(2, std::max(word.size(), c.size()) / 3);
+    const std::pair<bool, std::size_t> rank{!prefix, d};
+    if ((prefix || d <= allowed) && (!best || rank < best_rank)) {
+      best = std::string(c);
+      best_rank = rank;
+    }
+  }
+  return best;
 }
 
 /// `s` without leading and trailing spaces, tabs and line ends.

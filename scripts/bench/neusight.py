@@ -107,10 +107,14 @@ def read_tables(data):
     return out
 
 
-def profile(label, device_name, ops):
-    kernels = [{"name": name, "invocations": 1, "declared_work": work, "time_s": t,
-                "library_kernel": kernel}
-               for name, (t, _family, work, kernel) in sorted(ops.items())]
+def profile(label, device_name, ops, matrix=True):
+    """The perfgate profile of one GPU's ops; matrix=False leaves out every `matrix`
+    declaration (what a user who does not know the keyword writes). The library kernel stays in
+    the tables: a profile holds only keys perfgate reads."""
+    def declared(work):
+        return work if matrix else {k: v for k, v in work.items() if k != "matrix"}
+    kernels = [{"name": name, "invocations": 1, "declared_work": declared(work), "time_s": t}
+               for name, (t, _family, work, _kernel) in sorted(ops.items())]
     return {"schema": "perfgate-profile/1",
             "source": {"format": "perfgate-profile/1",
                        "file": "scripts/bench/neusight.py: NeuSight (ASPLOS'25) artifact, %s"
@@ -119,14 +123,16 @@ def profile(label, device_name, ops):
             "kernels": kernels}
 
 
-def write_profiles(data, out):
-    """Write OUT/<label>.json per GPU; return {label: {op name: (time_s, family)}}."""
+def write_profiles(data, out, matrix=True):
+    """Write OUT/<label>.json per GPU (matrix=False: without the GEMMs' `matrix` declarations);
+    return {label: {op name: (time_s, family)}}."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     tables = read_tables(data)
     names = {label: dev for dev, label in GPUS.items()}
     for label, ops in tables.items():
-        (out / (label + ".json")).write_text(json.dumps(profile(label, names[label], ops)))
+        (out / (label + ".json")).write_text(json.dumps(profile(label, names[label], ops,
+                                                                matrix)))
     return {label: {n: (v[0], v[1]) for n, v in ops.items()} for label, ops in tables.items()}
 
 

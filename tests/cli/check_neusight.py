@@ -4,7 +4,8 @@
 scripts/bench/neusight.py and `perfgate predict`: the converter declares the work its docstring
 states, the figures fitted on its calibration half are the ones the device files hold, and no
 operation, on any of the six GPUs, ran faster than that GPU's roof (issue 42: the
-roof is a bound on every configured GPU, MFMA and L2 included). Each GPU's roof is the one every
+roof is a bound on every configured GPU, MFMA and L2 included), with the GEMMs' `matrix`
+declarations and without any (issue 53: a roof that holds without hints). Each GPU's roof is the one every
 prediction into it is held to, so this covers all ~81,000 cross-GPU predictions.
 
 usage: check_neusight.py PERFGATE SOURCE_DIR WORK_DIR
@@ -66,7 +67,9 @@ def check_fitted_figures(neusight, source, data):
     return failures
 
 
-def check_roofs(neusight, perfgate, work, tables):
+def check_roofs(neusight, perfgate, work, tables, declared=True):
+    """declared=False: the profiles without any `matrix` declaration (issue 53): the roofs must
+    hold all the same, the MI210's GEMMs on its FP32 matrix units, saying it was not declared."""
     failures, checked, via_matrix, via_l2 = [], 0, 0, 0
     for label, dev in neusight.DEVICE_IDS.items():
         out = work / (label + ".report.json")
@@ -90,8 +93,8 @@ def check_roofs(neusight, perfgate, work, tables):
         failures.append("only %d roofs held the MI210's GEMMs to 45.3 TFLOPS" % via_matrix)
     if via_l2 == 0:
         failures.append("no roof held a working set to L2")
-    print("%d operations on their own GPU, %d MI210 roofs at 45.3 TFLOPS fp32, %d on L2" % (
-        checked, via_matrix, via_l2))
+    print("%s: %d operations on their own GPU, %d MI210 roofs at 45.3 TFLOPS fp32, %d on L2" % (
+        "declared" if declared else "no matrix declaration", checked, via_matrix, via_l2))
     return failures
 
 
@@ -105,6 +108,9 @@ def main():
     failures += check_fitted_figures(neusight, source, data)
     neusight.write_profiles(data, work)
     failures += check_roofs(neusight, perfgate, work, tables)
+    undeclared = work / "no-matrix"
+    neusight.write_profiles(data, undeclared, matrix=False)
+    failures += check_roofs(neusight, perfgate, undeclared, tables, declared=False)
     for f in failures[:30]:
         print("FAIL:", f)
     print("%d failures" % len(failures))

@@ -16,6 +16,7 @@
 #include <perfgate/writers.hpp>
 
 #include "collectors/collectors.hpp"
+#include "history/history.hpp"
 #include "collectors/gpu_inventory.hpp"
 #include "importers/gbench_importer.hpp"
 #include "importers/ncu_importer.hpp"
@@ -33,6 +34,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 using namespace perfgate;
@@ -72,6 +74,41 @@ void check_profile(const profile& p) {
   }
 }
 
+// A strict reader (profile, device file, baseline, history line) that accepted `text` must
+// refuse the same document with one key no format defines, added at the top and in the first
+// object of `nested` (kernels[0], peaks): an unknown key is bad input, never ignored.
+template <class Reader>
+void require_refuses_unknown_key(std::string_view text, std::string_view nested, Reader reader) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+    return; // accepted as something other than JSON text (none of these readers does)
+  }
+  if (!doc.is_object()) {
+    return;
+  }
+  std::vector<nlohmann::json> variants(1, doc);
+  variants.front()["perfgate_fuzz_unknown_key"] = 1;
+  if (auto it = doc.find(std::string(nested)); it != doc.end()) {
+    nlohmann::json* inner = it->is_array() && !it->empty() ? &it->front() : &*it;
+    if (inner->is_object()) {
+      (*inner)["perfgate_fuzz_unknown_key"] = 1;
+      variants.push_back(doc);
+    }
+  }
+  for (const auto& v : variants) {
+    bool refused = false;
+    try {
+      reader(v.dump());
+    } catch (const input_error& e) {
+      refused = std::string_view(e.what()).find("perfgate_fuzz_unknown_key") != std::string_view::npos;
+    } catch (const error&) {
+    }
+    require(refused, "a document with an unknown key was not refused naming it");
+  }
+}
+
 void read(std::string_view text) {
   const std::string file = "fuzz-input";
   using namespace perfgate::detail;
@@ -94,12 +131,38 @@ void read(std::string_view text) {
   } else if (PERFGATE_READER_IS("nvbench_json")) {
     check_profile(detail::import_nvbench_json(text, file)); // sample files beside `file`: none
   } else if (PERFGATE_READER_IS("detect")) {
-    check_profile(import_profile_text(text, file)); // dispatch + every reader + value checks
+    const auto p = import_profile_text(text, file); // dispatch + every reader + value checks
+    check_profile(p);
+    if (p.format == profile_format::perfgate_json) {
+      require_refuses_unknown_key(text, "kernels", [&](const std::string& t) {
+        (void)profile_from_json(t, file);
+      });
+    }
   } else if (PERFGATE_READER_IS("device_json")) {
     (void)device_from_json(text, file);
+    require_refuses_unknown_key(text, "peaks",
+                                [&](const std::string& t) { (void)device_from_json(t, file); });
   } else if (PERFGATE_READER_IS("report_json")) {
-    (void)report_from_json(text, file);
+    try {
+      (void)report_from_json(text, file);
+    } catch (const error&) {
+      // a baseline, or no report: the baseline reader's turn
+    }
     (void)baseline_from_json(text, file);
+    if (text.find("perfgate-baseline/") != std::string_view::npos) { // a report is read as it is
+      require_refuses_unknown_key(text, "kernels",
+                                  [&](const std::string& t) { (void)baseline_from_json(t, file); });
+    }
+  } else if (PERFGATE_READER_IS("history_json")) {
+    // History lines: every line a JSON object, an entry or a mute, each with only its keys.
+    const auto store = history::read_history(text, file);
+    for (const auto& e : store.entries) {
+      require(std::isfinite(e.efficiency) && e.efficiency > 0, "an efficiency <= 0");
+    }
+    // One line of JSON text is one document; several are not, and are left alone.
+    require_refuses_unknown_key(text, "mute", [&](const std::string& t) {
+      (void)history::read_history(t, file);
+    });
   } else if (PERFGATE_READER_IS("cupti_json")) {
     const auto run = cupti_run_from_json(text, file);
     check_profile(profile_from_cupti_runs(run, run));

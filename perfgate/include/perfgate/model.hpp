@@ -121,6 +121,11 @@ struct kernel_params {
   /// accumulate, the faster one where it is unknown (a bound whatever the kernel does); a
   /// prediction takes FP32 where it is unknown, what PyTorch and cuBLAS GEMMs accumulate in.
   accumulate_precision accumulate = accumulate_precision::unknown;
+  /// Declared work that does not say whether it runs on matrix units (no `matrix` key, no tensor
+  /// work, no library GEMM's name): it may (rocBLAS runs fp32 GEMMs on CDNA's FP32 MFMA), so its
+  /// roof allows them where they are faster, and says how to tighten it (`matrix: false`).
+  /// Predicted times keep the vector pipes: the roof is a bound, the prediction an expectation.
+  bool matrix_undeclared = false;
 };
 
 /// Whether a kernel's name is a library's matrix product: cuBLAS/CUTLASS (`sgemm`, `gemm`,
@@ -221,6 +226,15 @@ struct prediction {
 /// a measurement, else the kernel's model ("quantitative", "roofline").
 [[nodiscard]] std::string_view predictor_of(const prediction& p, const kernel_params& k);
 
+/// The device cannot run the kernel as profiled: it has no path for one of the kernel's
+/// precisions (a BF16 kernel on a V100, FP64 on a part without it). Exit 2 where it stops a
+/// command; predict_report instead gives the kernel `cannot_be_judged` on that device, with this
+/// reason, and predicts it on the others.
+class no_path_error : public usage_error {
+public:
+  using usage_error::usage_error;
+};
+
 /// A kernel's counts or declared work cannot feed the model (exit 2). The model does not know
 /// which file they came from: kernel_params_from_profile re-throws it as an input_error naming
 /// the profile file and the kernel.
@@ -234,10 +248,13 @@ public:
 /// work).
 [[nodiscard]] kernel_params derive_kernel_params(const model_counters& m);
 
-/// Parameters of the plain roofline from declared work. The type follows the same precedence
-/// (fp64 if any fp64 work, else fp32, else int) and W_comp is that type's work. Throws
+/// Parameters of the plain roofline from declared work, summed over `invocations`. The type
+/// follows the same precedence (fp64 if any fp64 work, else fp32, else int) and W_comp is that
+/// type's work. The working set is the declared one, else the bytes one invocation moves
+/// (docs/model.md, "The memory level": one rule whatever declared the bytes). Throws
 /// kernel_input_error for negative, non-finite or missing work.
-[[nodiscard]] kernel_params declared_kernel_params(const declared_work& w);
+[[nodiscard]] kernel_params declared_kernel_params(const declared_work& w,
+                                                   std::uint64_t invocations = 1);
 
 /// The kernel's parameters from a profile entry: declared work when present, else counters.
 /// Throws input_error naming `p.source_file`, the kernel and every missing counter by the

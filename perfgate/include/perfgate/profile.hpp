@@ -58,6 +58,13 @@ inline constexpr std::array<std::string_view, 8> tensor_ops = {
     tensor_fp16, tensor_bf16, tensor_tf32, tensor_fp32,
     tensor_fp64, tensor_fp8,  tensor_int8, tensor_fp4};
 
+/// Every canonical counter: the only names a profile's `counters` may hold.
+inline constexpr std::array<std::string_view, 22> all = {
+    inst_fp32,   inst_fp32_fma, inst_fp64,   inst_fp64_fma, inst_integer,      inst_ldst,
+    warp_inst_executed, dram_read_bytes, dram_write_bytes, l2_bytes, shared_bytes, tensor_fp16,
+    tensor_bf16, tensor_tf32, tensor_fp32, tensor_fp64, tensor_fp8, tensor_int8, tensor_fp4,
+    tensor_inst, inst_fp16_fma, tensor_inst_hfma2};
+
 /// Every counter the quantitative model needs, in the order error messages list them.
 inline constexpr std::array<std::string_view, 9> model_inputs = {
     inst_fp32, inst_fp32_fma,      inst_fp64,       inst_fp64_fma,   inst_integer,
@@ -118,9 +125,11 @@ struct declared_work {
   /// set perfgate takes, never read as a size: what an argument counts (bytes, elements, an
   /// index into the benchmark's inputs as snappy's `/2`, threads) is the benchmark's own.
   std::string arguments{};
-  /// The work is a matrix product (GEMM, batched GEMM, convolution, attention): a roof may
-  /// hold it to the matrix units that compute its precision exactly (`"matrix": true`).
-  bool matrix = false;
+  /// Whether the work is a matrix product (GEMM, batched GEMM, convolution, attention) that
+  /// may run on the matrix units computing its precision exactly (`"matrix": true`), or runs on
+  /// the vector pipes alone (`"matrix": false`, `perfgate_matrix` 0). Empty: not declared; its
+  /// roof then allows the matrix units where they are faster, since it may use them.
+  std::optional<bool> matrix{};
   /// The precision the matrix work accumulates in (`"accumulate": "fp32"` or `"fp16"`); empty:
   /// not declared. GeForce parts run FP16 and FP8 with FP16 accumulate at twice the rate of
   /// FP32 accumulate (docs/tensor.md, "Accumulate precision").

@@ -153,10 +153,12 @@ struct report {
 /// CPU thread is predicted on a CPU device's one-core peaks when the device has them. A kernel
 /// whose inputs cannot feed the model (missing counters, tensor instructions whose operations
 /// no counter measured, no work) gets a skip_reason instead of predictions, like Google
-/// Benchmark's SkipWithError, and the others are predicted. Throws that kernel's input_error
-/// when no selected kernel can be predicted, and usage_error when the regex selects no kernel or
-/// a device lacks a kernel's tensor path (no peak for its precision: "no such path", never a
-/// fallback). The skip verdicts have findings: `prediction_only`, `cannot_be_judged`.
+/// Benchmark's SkipWithError, and the others are predicted. A device without a path for one of a
+/// kernel's precisions (no peak: "no such path", never a fallback) cannot run it: the kernel
+/// gets a `cannot_be_judged` finding naming that device (context word `device`) and is predicted
+/// on the others; where no device given can run it, it is skipped like the above. Throws that
+/// kernel's input_error when no selected kernel can be predicted, and usage_error when the regex
+/// selects no kernel. The skip verdicts have findings: `prediction_only`, `cannot_be_judged`.
 ///
 /// `local_device` is devices.front() with `scale_local_clock`, else the device the profile's
 /// device name matches (local_device_named).

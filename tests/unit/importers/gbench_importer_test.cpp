@@ -158,15 +158,36 @@ TEST(GbenchImporter, MultiThreadedTimeIsOneIterationOfAllThreads) {
 }
 
 // Found by fuzz_gbench_json (tests/data/fuzz-regressions): write bytes without perfgate_bytes.
+// The fuzzer's file also carries a counter named `perfgate_byteA`: since issue 53 a perfgate_*
+// counter perfgate does not read is refused first, with the nearest one it reads.
 TEST(GbenchImporter, WriteBytesWithoutBytesAreAnInputError) {
-  const auto what =
-      perfgate::test::import_failure(std::string(PERFGATE_TEST_DATA_DIR) +
-                                     "/fuzz-regressions/gbench_write_bytes_without_bytes.json");
-  EXPECT_NE(
-      what.find("gbench_write_bytes_without_bytes.json: key 'benchmarks[1].perfgate_write_bytes': "
-                "is the written part of perfgate_bytes, but perfgate_bytes is not set"),
-      std::string::npos)
+  const std::string file = std::string(PERFGATE_TEST_DATA_DIR) +
+                           "/fuzz-regressions/gbench_write_bytes_without_bytes.json";
+  const auto what = perfgate::test::import_failure(std::filesystem::path(file));
+  EXPECT_NE(what.find("gbench_write_bytes_without_bytes.json: key 'benchmarks[1].perfgate_byteA': "
+                      "is no counter perfgate reads: did you mean 'perfgate_bytes'?"),
+            std::string::npos)
       << what;
+  std::string text = perfgate::read_text_file(file);
+  for (auto at = text.find("perfgate_byteA"); at != std::string::npos;
+       at = text.find("perfgate_byteA")) {
+    text.replace(at, 14, "user_counter_A");
+  }
+  const auto without = perfgate::test::import_failure(text, "w.json");
+  EXPECT_NE(without.find("w.json: key 'benchmarks[1].perfgate_write_bytes': is the written part "
+                         "of perfgate_bytes, but perfgate_bytes is not set"),
+            std::string::npos)
+      << without;
+}
+
+// Issue 53: a counter that looks like a declaration perfgate does not read is refused.
+TEST(GbenchImporter, AnUnknownPerfgateCounterIsRefusedWithTheNearestOne) {
+  const std::string text = R"({"context": {}, "benchmarks": [{"name": "BM_triad",
+    "run_type": "iteration", "iterations": 10, "real_time": 1.0, "cpu_time": 1.0,
+    "time_unit": "ms", "perfgate_bytes": 6291456, "perfgate_workingset_bytes": 6291456}]})";
+  EXPECT_EQ(perfgate::test::import_failure(text, "g.json"),
+            "g.json: key 'benchmarks[0].perfgate_workingset_bytes': is no counter perfgate "
+            "reads: did you mean 'perfgate_working_set_bytes'?");
 }
 
 // A benchmark of a GPU GEMM declares its tensor work per precision: the kernel is measured in it

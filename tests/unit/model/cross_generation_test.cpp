@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 
 namespace {
@@ -17,7 +18,8 @@ using perfgate::device;
 
 device find_device(const char* id) { return perfgate::resolve_device(id); }
 
-perfgate::kernel_params declared(double fp32, double fp64, double bytes, bool matrix,
+// `matrix`: declared true or false, or not declared (empty).
+perfgate::kernel_params declared(double fp32, double fp64, double bytes, std::optional<bool> matrix,
                                  double working_set = 0) {
   perfgate::declared_work w;
   w.fp32_flops = fp32;
@@ -51,10 +53,11 @@ TEST(MatrixRoof, Fp32MatrixWorkMayUseCdnaFp32Mfma) {
   EXPECT_DOUBLE_EQ(compute_term(gemm).rate, 46141.44);
   EXPECT_EQ(compute_term(gemm).via, "matrix units, tensor_fp32_gflops");
   EXPECT_EQ(perfgate::limiter_text(gemm), "fp32 (matrix units, tensor_fp32_gflops)");
-  // The same flops, not declared a matrix product: the vector rate.
+  // The same flops, declared no matrix product (`matrix: false`): the vector rate, and the
+  // roof says which path it took.
   const auto plain = perfgate::roof_of(declared(1e12, 0, 1e8, false), mi100);
   EXPECT_DOUBLE_EQ(compute_term(plain).rate, 23070.72);
-  EXPECT_TRUE(compute_term(plain).via.empty());
+  EXPECT_EQ(compute_term(plain).via, "vector pipes: declared matrix: false");
   EXPECT_NEAR(plain.time_s / gemm.time_s, 2.0, 1e-12);
   // CDNA 2 packs two FP32 FMAs per lane (v_pk_fma_f32): its vector rate is its FP32 MFMA's
   // (45.3 TFLOPS on an MI210), so matrix work gains nothing and the roof says no matrix path.
@@ -62,6 +65,62 @@ TEST(MatrixRoof, Fp32MatrixWorkMayUseCdnaFp32Mfma) {
   const auto packed = perfgate::roof_of(declared(1e12, 0, 1e8, true), mi210);
   EXPECT_DOUBLE_EQ(compute_term(packed).rate, 45260.8);
   EXPECT_TRUE(compute_term(packed).via.empty());
+}
+
+// Issue 53: without `matrix: true`, rocBLAS's fp32 GEMMs beat the MI210's vector roof in 7,467
+// of NeuSight's 80,906 cross-GPU predictions. Work that does not say may run on the matrix
+// units of its precision, so its roof allows them and says how to tighten it.
+TEST(MatrixRoof, UndeclaredWorkIsHeldToTheMatrixUnitsAndSaysHowToTighten) {
+  const device& mi210 = find_device("mi210");
+  // fp32: rocBLAS's SGEMMs run at up to the FP32 MFMA's 45.3 TFLOPS.
+  const auto sgemm_mi210 = perfgate::roof_of(declared(1e12, 0, 1e8, std::nullopt), mi210);
+  EXPECT_DOUBLE_EQ(compute_term(sgemm_mi210).rate, 45260.8);
+  // fp64: the FP64 MFMA (45.3 TFLOPS) over the vector pipes' 22.6.
+  const auto undeclared = perfgate::roof_of(declared(0, 1e12, 1e8, std::nullopt), mi210);
+  EXPECT_DOUBLE_EQ(compute_term(undeclared).rate, 45260.8);
+  EXPECT_EQ(compute_term(undeclared).via,
+            "matrix units, tensor_fp64_gflops: matrix use not declared; matrix: false "
+            "(perfgate_matrix 0) holds it to the vector pipes, 22630 GFLOPS");
+  EXPECT_EQ(perfgate::limiter_text(undeclared).substr(0, 35), "fp64 (matrix units, tensor_fp64_gfl");
+  const auto vector_only = perfgate::roof_of(declared(0, 1e12, 1e8, false), mi210);
+  EXPECT_DOUBLE_EQ(compute_term(vector_only).rate, 22630.4);
+  // fp64 likewise, on CDNA's FP64 MFMA and NVIDIA's DMMA (both compute fp64 exactly).
+  const device& a100 = find_device("a100-pcie-40gb");
+  EXPECT_DOUBLE_EQ(compute_term(perfgate::roof_of(declared(0, 1e12, 1e8, std::nullopt), a100)).rate,
+                   19491.84);
+  // fp32 on NVIDIA: no matrix unit computes it exactly (TF32 rounds it), the vector pipes.
+  const auto sgemm = perfgate::roof_of(declared(1e12, 0, 1e8, std::nullopt), a100);
+  EXPECT_DOUBLE_EQ(compute_term(sgemm).rate, 19491.84);
+  EXPECT_TRUE(compute_term(sgemm).via.empty());
+  // A CPU has no matrix peak: nothing changes.
+  const auto cpu = perfgate::roof_of(declared(1e12, 0, 1e8, std::nullopt), find_device("i7-930"));
+  EXPECT_DOUBLE_EQ(compute_term(cpu).rate, 90.0);
+}
+
+TEST(MatrixRoof, TheRoofOfUndeclaredWorkIsABoundItsPredictionKeepsTheVectorPipes) {
+  // An fp64 kernel that did not declare matrix use, measured on an A100 and predicted on the
+  // MI210: the time scales by the vector pipes, exactly as for `matrix: false`; only the bound
+  // allows the MFMA (half the time).
+  const device a100 = find_device("a100-pcie-40gb");
+  const device mi210 = find_device("mi210");
+  const auto undeclared = declared(0, 1e12, 1e8, std::nullopt);
+  const auto vector_only = declared(0, 1e12, 1e8, false);
+  // 200 ms on the A100 scales to ~78 ms on the MI210, above both roofs (44 and 22 ms).
+  const auto p = perfgate::predict_from_measurement(undeclared, 200e-3, std::nullopt, a100, mi210);
+  const auto q = perfgate::predict_from_measurement(vector_only, 200e-3, std::nullopt, a100, mi210);
+  EXPECT_DOUBLE_EQ(p.predicted_time_s, q.predicted_time_s);
+  EXPECT_DOUBLE_EQ(p.scaling->resource_scale, q.scaling->resource_scale);
+  EXPECT_NEAR(q.roof->time_s / p.roof->time_s, 2.0, 1e-12);
+  // 80 ms scales below the vector roof (44 ms): `matrix: false` raises it to that floor, the
+  // undeclared work's floor is the matrix roof (22 ms), which the scaled time is above.
+  const auto fast = perfgate::predict_from_measurement(undeclared, 80e-3, std::nullopt, a100, mi210);
+  const auto fast_vector =
+      perfgate::predict_from_measurement(vector_only, 80e-3, std::nullopt, a100, mi210);
+  EXPECT_DOUBLE_EQ(fast_vector.predicted_time_s, fast_vector.roof->time_s);
+  EXPECT_GT(fast.predicted_time_s, fast.roof->time_s);
+  EXPECT_DOUBLE_EQ(fast.scaling->resource_scale, fast_vector.scaling->resource_scale);
+  // The thesis's roofline prediction (T_op) is the vector peak in every case.
+  EXPECT_DOUBLE_EQ(perfgate::predict(undeclared, mi210).T_op, mi210.peaks.fp64_gflops);
 }
 
 TEST(MatrixRoof, NvidiaFp32StaysOnTheVectorPipesTf32IsNoFp32) {

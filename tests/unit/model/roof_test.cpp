@@ -186,7 +186,7 @@ TEST(Roof, ADramMixBeyondTheMeasuredPatternsFallsBackToTheBestPattern) {
   const auto r = perfgate::roof_of(perfgate::declared_kernel_params(w), d);
   EXPECT_DOUBLE_EQ(r.time_s, 1e6 / 140e9);
   EXPECT_DOUBLE_EQ(term(r, "dram").rate, 140.0);
-  EXPECT_EQ(term(r, "dram").via, "");
+  EXPECT_EQ(term(r, "dram").via, "working set not declared: one iteration's bytes, in no cache of toy");
   // A datasheet device without patterns has no mix roof either.
   EXPECT_FALSE(perfgate::dram_roof_for_mix(toy_device(true), false, 1e6, 1e6));
 }
@@ -323,8 +323,18 @@ TEST(Roof, BytesOnlyBenchmarksAreHeldToTheCacheTheirBytesFit) {
   w.working_set_bytes = 20e3;
   EXPECT_EQ(perfgate::limiter_text(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true)),
             "l1");
+  // One rule whatever declared the bytes (issue 53): perfgate_bytes picks the level as
+  // bytes_per_second does (before, it was held to DRAM) ...
   w.working_set_bytes = 0;
   w.bytes_source = "perfgate_bytes";
+  EXPECT_EQ(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true).limiter, "l2");
+  // ... and a profile's bytes over several invocations: one invocation's bytes.
+  w.bytes = 4 * 600e3; // 600 KB an invocation fit the L2 (512 KiB, up to twice over), 2.4 MB no
+  EXPECT_EQ(perfgate::roof_of(perfgate::declared_kernel_params(w, 4), d, true).limiter, "l2");
+  EXPECT_EQ(perfgate::roof_of(perfgate::declared_kernel_params(w, 1), d, true).limiter, "llc");
+  // nvbench's cold times flush the GPU's L2 before every sample: nothing stays cached.
+  w.bytes = 123e3;
+  w.bytes_source = "nvbench";
   EXPECT_EQ(perfgate::roof_of(perfgate::declared_kernel_params(w), d, true).limiter, "dram");
 }
 

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace {
 perfgate::profile two_kernels() {
   perfgate::profile p;
@@ -568,4 +570,82 @@ TEST(Report, BytesOnlyKernelReadsBackAndOldZerosStillRead) {
   declared.at("kernels")[0].at("predictions")[0].erase("T_pred");
   EXPECT_THROW((void)perfgate::report_from_json(declared.dump(), "bad.json"),
                perfgate::input_error);
+}
+
+// Issue 53: a BF16 kernel predicted for a V100 (no BF16 path) aborted `predict` for the whole
+// profile. Now it cannot be judged on the V100, with the reason, and everything else is predicted.
+namespace {
+perfgate::profile bf16_and_fp32() {
+  perfgate::profile p = two_kernels();
+  perfgate::kernel_profile gemm = p.kernels.front();
+  gemm.name = "bf16_gemm";
+  gemm.work = perfgate::declared_work{0, 0, 0, 1.0e8};
+  gemm.work->tensor_ops["tensor_bf16_ops"] = 1.37e11;
+  p.kernels.insert(p.kernels.begin(), gemm);
+  return p;
+}
+} // namespace
+
+TEST(Report, AKernelADeviceCannotRunIsNotJudgedThereAndTheRestIsPredicted) {
+  const std::vector<perfgate::device> v100_h100 = {perfgate::resolve_device("v100-pcie"),
+                                                   perfgate::resolve_device("h100-sxm")};
+  const auto r = perfgate::predict_report(bf16_and_fp32(), v100_h100);
+  ASSERT_EQ(r.kernels.size(), 3U);
+  const auto& gemm = r.kernels[0];
+  EXPECT_TRUE(gemm.skip_reason.empty()); // predicted where it can run
+  ASSERT_EQ(gemm.predictions.size(), 1U);
+  EXPECT_EQ(gemm.predictions[0].device, "h100-sxm");
+  const auto f = std::find_if(gemm.result.findings.begin(), gemm.result.findings.end(),
+                              [](const auto& x) { return x.code == "cannot_be_judged"; });
+  ASSERT_NE(f, gemm.result.findings.end());
+  EXPECT_EQ(f->context.words.at("device"), "v100-pcie");
+  const std::string reasons = gemm.result.reasons.back();
+  EXPECT_EQ(reasons.rfind("cannot be judged: on v100-pcie: device 'v100-pcie' has no tensor_bf16 "
+                          "path: no peak 'tensor_bf16_gflops'",
+                          0),
+            0U)
+      << reasons;
+  for (std::size_t i = 1; i < 3; ++i) { // the fp32 kernels run on both
+    EXPECT_EQ(r.kernels[i].predictions.size(), 2U) << r.kernels[i].name;
+  }
+  // Every format shows it: the reason is in the JSON, Markdown and text reports.
+  for (const char* format : {"json", "md", "text"}) {
+    EXPECT_NE(perfgate::render_report(r, format).find("cannot be judged: on v100-pcie"),
+              std::string::npos)
+        << format;
+  }
+}
+
+TEST(Report, AKernelNoDeviceCanRunIsSkippedOnlyAProfileOfSuchKernelsIsRefused) {
+  const std::vector<perfgate::device> v100 = {perfgate::resolve_device("v100-pcie")};
+  const auto r = perfgate::predict_report(bf16_and_fp32(), v100);
+  EXPECT_NE(r.kernels[0].skip_reason.find("on v100-pcie: device 'v100-pcie' has no tensor_bf16"),
+            std::string::npos);
+  EXPECT_TRUE(r.kernels[0].predictions.empty());
+  EXPECT_EQ(r.kernels[1].predictions.size(), 1U);
+  // Gated on the V100, the BF16 kernel is a skip with its reason, the others are judged.
+  auto gated = r;
+  perfgate::apply_gate(gated, perfgate::gate_policy{}, {});
+  EXPECT_EQ(gated.kernels[0].result.status, perfgate::verdict_status::skip);
+  EXPECT_NE(gated.kernels[1].result.status, perfgate::verdict_status::skip);
+  EXPECT_THROW((void)perfgate::predict_report(bf16_and_fp32(), v100, "bf16"), perfgate::input_error);
+}
+
+TEST(Report, GatedOnADeviceThatCannotRunItTheKernelIsNotJudgedThere) {
+  // The local device (the first) lacks BF16, another has it: not judged, never judged against
+  // the other device's roof.
+  const std::vector<perfgate::device> v100_h100 = {perfgate::resolve_device("v100-pcie"),
+                                                   perfgate::resolve_device("h100-sxm")};
+  auto r = perfgate::predict_report(bf16_and_fp32(), v100_h100);
+  perfgate::apply_gate(r, perfgate::gate_policy{}, {});
+  EXPECT_EQ(r.kernels[0].result.status, perfgate::verdict_status::skip);
+  EXPECT_FALSE(r.kernels[0].result.efficiency);
+  ASSERT_EQ(r.kernels[0].result.findings.size(), 1U);
+  EXPECT_EQ(r.kernels[0].result.findings[0].code, "cannot_be_judged");
+  // Gated on the H100 with the V100 beside it: judged, the V100's finding kept beside it.
+  const std::vector<perfgate::device> h100_v100 = {v100_h100[1], v100_h100[0]};
+  auto s = perfgate::predict_report(bf16_and_fp32(), h100_v100);
+  perfgate::apply_gate(s, perfgate::gate_policy{}, {});
+  EXPECT_TRUE(s.kernels[0].result.efficiency);
+  EXPECT_EQ(s.kernels[0].result.findings.back().code, "cannot_be_judged");
 }
