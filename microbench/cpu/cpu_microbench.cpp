@@ -278,6 +278,30 @@ microbench_result cache_benchmark(const std::string& key, const std::string& sco
   return summarize(key, scope, cpus.size(), std::move(rates), note);
 }
 
+// The last-level cache's read bandwidth: the fastest of buffers filling an eighth, a quarter and
+// half of it (each thread's at least twice its L2, so that the reads come from the last level).
+// The level is shared, with the other cores and on a VM with other guests: the larger buffers
+// spill to DRAM while a neighbour is busy, and the roof is the level's rate, not the spill's.
+microbench_result llc_benchmark(const std::string& scope, const std::vector<int>& cpus,
+                                const cpu_facts& facts, const plan& p) {
+  std::optional<microbench_result> fastest;
+  for (const std::size_t share : {8, 4, 2}) {
+    const std::size_t per_thread = facts.llc_bytes / share / cpus.size();
+    if (per_thread < 2 * facts.l2_bytes && share != 2) {
+      continue; // an L2 would hold part of it
+    }
+    microbench_result r = cache_benchmark(
+        "llc_gbs", scope, cpus, per_thread, p,
+        "bytes read per second from the last-level cache: the fastest of buffers filling 1/8, "
+        "1/4 and 1/2 of it (where each thread's is at least twice its L2); this one 1/" +
+            std::to_string(share));
+    if (!fastest || r.best > fastest->best) {
+      fastest = std::move(r);
+    }
+  }
+  return *fastest;
+}
+
 // The four STREAM kernels over arrays of `n` doubles split evenly across the threads; each
 // thread first-touches its own part so pages sit near the core that streams them.
 std::vector<microbench_result> dram_benchmarks(const std::string& scope,
@@ -576,9 +600,7 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
                              "bytes read per second from a per-thread buffer of half the L2"));
     }
     if (llc_level) {
-      report(cache_benchmark("llc_gbs", scope, cpus, facts.llc_bytes / 2 / cpus.size(), p,
-                             "bytes read per second from buffers filling half the last-level "
-                             "cache"));
+      report(llc_benchmark(scope, cpus, facts, p));
     }
     for (const auto& r : dram_benchmarks(scope, cpus, n, p)) {
       report(r);

@@ -62,6 +62,13 @@ struct calibration_request {
 };
 void calibrate_device(const calibration_request& request);
 
+/// `perfgate run`'s decide::measure_device_again: where `device_arg` is a CPU calibration
+/// perfgate took on this host (is_cpu_calibration_of), the CPU micro-benchmarks run again and
+/// each peak is the higher of the file's and this run's (keep_highest_rates); the file is not
+/// written. Empty for anything else (a built-in entry, a GPU, another host's file).
+[[nodiscard]] std::optional<device> measure_local_cpu_again(const device& d,
+                                                            const std::string& device_arg);
+
 /// The GPU CTest gave this test (a resource specification listing GPUs), if any: the program
 /// and the calibration see that one GPU only (its environment set here), and with
 /// `gpu_calibrations` (a folder) the first of `devices` becomes DIR/gpu-<id>.json, calibrated

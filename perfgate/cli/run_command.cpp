@@ -164,6 +164,7 @@ int run_and_gate(run_options& o, const std::vector<std::string>& argv) {
   decide::check_program_gate(o.gate, !o.gpu_calibrations.empty());
   const gate_policy policy = policy_of(o);
   pin_to_ctest_gpu(o.gpu_calibrations, o.gate.devices, argv);
+  o.gate.measure_again = measure_local_cpu_again;
   const auto gated = decide::gate_program(o.gate, policy, make_run_meta("run", argv),
                                           [](const profile& p) { print_tool_errors(p); });
   if (!gated.judged) {

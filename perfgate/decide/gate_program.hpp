@@ -11,6 +11,7 @@
 #include <perfgate/run_meta.hpp>
 
 #include "decide/collect.hpp"
+#include "decide/measure_again.hpp"
 
 #include <functional>
 #include <optional>
@@ -30,6 +31,9 @@ struct program_gate {
   std::string latencies_file;
   double confirm_budget_s = 60;
   double ab_budget_s = 300;
+  /// Where a kernel beats a roof of the local device: that device measured again on this machine
+  /// (measure_again.hpp); empty: never.
+  measure_device_again measure_again;
 };
 
 /// Every argument that can be checked without the program, checked before it runs: the

@@ -505,6 +505,15 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
   if (k.measured && k.measured->time_s > 0) {
     v.efficiency = efficiency_of(k, c.p);
     all.add(judge_efficiency_floor(c, *v.efficiency));
+    if (const auto was = measured.roofs_measured_again.find(k.name);
+        was != measured.roofs_measured_again.end()) {
+      all.notes.push_back(found("roof_measured_again",
+                                {{"efficiency", *v.efficiency},
+                                 {"roof_s", gated_time_s(c.p)},
+                                 {"efficiency_before", was->second.efficiency},
+                                 {"roof_before_s", was->second.roof_s}},
+                                c.said()));
+    }
   } else {
     all.notes.push_back(found("no_measured_time", {}, c.said()));
   }

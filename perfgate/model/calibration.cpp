@@ -366,6 +366,17 @@ std::string calibration_to_json(const device& d, const microbench_run& run,
   return j.dump(2) + "\n";
 }
 
+bool is_cpu_calibration_of(std::string_view text, std::string_view host) {
+  const json doc = json::parse(text, nullptr, false);
+  if (!doc.is_object() || doc.value("schema", "") != "perfgate-device/1" ||
+      !doc.contains("provenance") || !doc["provenance"].is_object() ||
+      !doc.contains("measurements") || !doc["measurements"].is_array()) {
+    return false;
+  }
+  const json& prov = doc["provenance"];
+  return prov.value("host", "") == host && prov.value("backend", "") == "cpu";
+}
+
 std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_view previous_text,
                                             const std::string& previous_file,
                                             std::string_view host) {
@@ -373,18 +384,14 @@ std::vector<std::string> keep_highest_rates(microbench_run& run, std::string_vie
   if (run.backend != "cpu" || run.quick) {
     return kept;
   }
-  const json doc = json::parse(previous_text, nullptr, false);
-  if (!doc.is_object() || doc.value("schema", "") != "perfgate-device/1" ||
-      !doc.contains("provenance") || !doc["provenance"].is_object() ||
-      !doc.contains("measurements") || !doc["measurements"].is_array()) {
-    return kept; // not a calibration: nothing this machine showed
+  if (!is_cpu_calibration_of(previous_text, host)) {
+    return kept; // not a calibration of this machine: nothing it showed
   }
-  const json& prov = doc["provenance"];
-  if (prov.value("host", "") != host || prov.value("backend", "") != "cpu" ||
-      doc.value("name", "") != run.dev.name) {
-    return kept;
+  const json doc = json::parse(previous_text);
+  if (doc.value("name", "") != run.dev.name) {
+    return kept; // a VM moved to another CPU model starts afresh
   }
-  const std::string date = prov.value("date", "?");
+  const std::string date = doc["provenance"].value("date", "?");
   for (const json& m : doc["measurements"]) {
     if (!m.is_object() || !m.contains("best") || !m["best"].is_number() || !m.contains("threads") ||
         !m["threads"].is_number_unsigned()) {

@@ -242,6 +242,15 @@ const std::map<std::string_view, writer, std::less<>>& efficiency_floor_writers(
          return efficiency_is(f) + " above 1" + on(f) + ": " + measured_against_roof(f) + "; " +
                 stale_peak(*facts(f).roof) + " is stale: this run went faster (recalibrate)";
        }},
+      {"roof_measured_again",
+       [](const finding& f) {
+         return "roof measured again" + on(f) + ": the kernel beat the calibration's roof (" +
+                duration(num(f, "roof_before_s")) + ", efficiency " +
+                with_digits(num(f, "efficiency_before"), 2) +
+                "), so this machine was measured again and each peak kept at the higher of both "
+                "runs: roof " + duration(num(f, "roof_s")) + ", efficiency " +
+                with_digits(num(f, "efficiency"), 2);
+       }},
       {"no_measured_time",
        [](const finding&) { return std::string("no measured time: prediction only"); }},
       {"not_on_local_device",

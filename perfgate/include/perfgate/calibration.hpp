@@ -117,6 +117,11 @@ clock_of_result(const microbench_run& run, const microbench_result& r, const dev
 [[nodiscard]] std::string calibration_to_json(const device& d, const microbench_run& run,
                                               const std::vector<std::string>& argv);
 
+/// Whether `text` is a CPU calibration perfgate took on `host`: a perfgate-device/1 document
+/// with its measurements and provenance backend "cpu" and that host (a file this machine's
+/// rates may be set beside).
+[[nodiscard]] bool is_cpu_calibration_of(std::string_view text, std::string_view host);
+
 /// A CPU's rates as the highest this machine has shown (a shared runner's memory rate moves by a
 /// quarter within minutes, and a roof must hold on its best minute): each measured result of
 /// `run` is raised to the `best` of the same benchmark (key, scope, threads) in the earlier

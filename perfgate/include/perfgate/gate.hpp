@@ -156,6 +156,12 @@ struct gate_policy {
 /// What was measured besides the report's own run, which the gate judges the run with: the
 /// baseline, the pipeline model's estimates, and the further runs the deciding layer
 /// (perfgate/decide) made. The policy says how strict; this says against what.
+/// A roof a kernel beat, as it was before the device was measured again.
+struct beaten_roof {
+  double roof_s = 0;
+  double efficiency = 0;
+};
+
 struct gate_measurements {
   std::optional<baseline> base;
   /// The pipeline model's estimate of a kernel's launch on the local device, by kernel name
@@ -175,6 +181,11 @@ struct gate_measurements {
   /// the report, and, with action "warn", every kernel judged against the stored runs warns
   /// naming both devices.
   std::optional<hardware_change> hardware;
+  /// Per kernel name, the roof it beat before the local device was measured again (a
+  /// calibration of this machine that read low: decide/measure_again.hpp): the roof's time (s)
+  /// and the efficiency against it. Judged against the new peaks, the kernel's verdict notes it
+  /// (`roof_measured_again`).
+  std::map<std::string, beaten_roof, std::less<>> roofs_measured_again;
 };
 
 /// Verdicts for every kernel of `r` against its first device (the local one), by the policy's

@@ -415,3 +415,19 @@ TEST(Calibration, OnlyTheSameMachinesCalibrationRaisesRates) {
   EXPECT_TRUE(perfgate::keep_highest_rates(fresh, "not json", "f.json", host).empty());
   EXPECT_EQ(fresh.find("dram_read_gbs", "all")->best, 18.0);
 }
+
+TEST(Calibration, ACpuCalibrationOfThisHostIsToldFromOthers) {
+  const std::string host = perfgate::make_run_meta("calibrate", {}).host;
+  const std::string cpu = calibration_of(cpu_run(24.0, 50.0));
+  EXPECT_TRUE(perfgate::is_cpu_calibration_of(cpu, host));
+  EXPECT_FALSE(perfgate::is_cpu_calibration_of(cpu, "another-host"));
+  const auto gpu = gpu_run();
+  EXPECT_FALSE(perfgate::is_cpu_calibration_of(
+      perfgate::calibration_to_json(perfgate::device_from_microbench(gpu, "local-cuda-0"), gpu,
+                                    {"perfgate", "calibrate"}),
+      host));
+  EXPECT_FALSE(perfgate::is_cpu_calibration_of("not json", host));
+  EXPECT_FALSE(perfgate::is_cpu_calibration_of(
+      perfgate::device_to_json(perfgate::device_from_microbench(cpu_run(24.0, 50.0), "x")), host))
+      << "a device file without its measurements and provenance is no calibration";
+}
