@@ -137,7 +137,7 @@ report judged_report(const profile& p, const std::vector<device>& devices, const
 void measure_beaten_roofs_again(report& r, const profile& p, std::vector<device>& devices,
                                 const program_gate& g, const gate_policy& policy,
                                 const run_meta& meta, gate_measurements& measured) {
-  const std::vector<std::string> beaten = kernels_beating_roof(r);
+  auto beaten = roofs_beaten(r);
   if (beaten.empty() || !g.measure_again) {
     return;
   }
@@ -146,21 +146,15 @@ void measure_beaten_roofs_again(report& r, const profile& p, std::vector<device>
   if (!again) {
     return; // no calibration of this machine: the failure stands as found
   }
-  for (const auto& k : r.kernels) { // the roofs beaten, as the gate judged them
-    for (const auto& f : k.result.findings) {
-      if (f.code == "efficiency_above_max") {
-        measured.roofs_measured_again[k.name] = {f.numbers.at("roof_s"),
-                                                 f.numbers.at("efficiency")};
-      }
-    }
-  }
+  const std::vector<std::string> names = kernels_beating_roof(r);
+  measured.roofs_measured_again = std::move(beaten);
   devices.front() = std::move(*again);
   report rejudged = judged_report(p, devices, g, policy, meta, measured);
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - begun;
-  std::cerr << "perfgate: " << devices.front().id << " measured again (" << detail::fixed(took.count(), 1)
-            << " s), each peak the higher of both runs', for the kernel" << (beaten.size() == 1 ? "" : "s")
-            << " that beat its roof:\n";
-  for (const auto& line : measured_again_lines(r, rejudged, beaten)) {
+  std::cerr << "perfgate: " << devices.front().id << " measured again ("
+            << detail::fixed(took.count(), 1) << " s), each peak the higher of both runs', for the "
+            << (names.size() == 1 ? "kernel" : "kernels") << " that beat its roof:\n";
+  for (const auto& line : measured_again_lines(r, rejudged, names)) {
     std::cerr << "  " << line << "\n";
   }
   r = std::move(rejudged);

@@ -50,20 +50,25 @@ std::string rate_text(const roof_bound& before, const roof_bound& after) {
 
 } // namespace
 
-std::vector<std::string> kernels_beating_roof(const report& r) {
-  std::vector<std::string> names;
+std::map<std::string, beaten_roof, std::less<>> roofs_beaten(const report& r) {
+  std::map<std::string, beaten_roof, std::less<>> beaten;
   for (const auto& k : r.kernels) {
     if (k.result.device != r.local_device) {
       continue;
     }
-    const bool beaten = std::any_of(k.result.findings.begin(), k.result.findings.end(),
-                                    [](const finding& f) {
-                                      return f.code == "efficiency_above_max" &&
-                                             f.severity == verdict_status::fail;
-                                    });
-    if (beaten) {
-      names.push_back(k.name);
+    for (const auto& f : k.result.findings) {
+      if (f.code == "efficiency_above_max" && f.severity == verdict_status::fail) {
+        beaten[k.name] = {f.numbers.at("roof_s"), f.numbers.at("efficiency")};
+      }
     }
+  }
+  return beaten;
+}
+
+std::vector<std::string> kernels_beating_roof(const report& r) {
+  std::vector<std::string> names;
+  for (const auto& [name, roof] : roofs_beaten(r)) {
+    names.push_back(name);
   }
   return names;
 }

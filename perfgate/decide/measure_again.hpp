@@ -8,9 +8,11 @@
 #pragma once
 
 #include <perfgate/device.hpp>
+#include <perfgate/gate.hpp>
 #include <perfgate/report.hpp>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,8 +26,11 @@ namespace perfgate::decide {
 using measure_device_again =
     std::function<std::optional<device>(const device& d, const std::string& device_arg)>;
 
-/// The kernels that beat a roof of the report's local device: efficiency above MAX_EFFICIENCY
-/// (finding `efficiency_above_max`), which fails the gate.
+/// The roofs of the report's local device that kernels beat, by kernel name: efficiency above
+/// MAX_EFFICIENCY (the failure `efficiency_above_max`), with the roof and efficiency it judged.
+[[nodiscard]] std::map<std::string, beaten_roof, std::less<>> roofs_beaten(const report& r);
+
+/// The names of roofs_beaten's kernels, in name order.
 [[nodiscard]] std::vector<std::string> kernels_beating_roof(const report& r);
 
 /// What measuring again did to each kernel of `names`, a line each: its roof before and after,
