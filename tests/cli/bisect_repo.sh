@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # perfgate bisect end to end (CTest bisect.finds_the_slow_commit): a generated git repository of
-# 10 commits of a tiny Google Benchmark project whose 6th makes BM_sum do 1.3x the work (13
+# 10 commits of a tiny Google Benchmark project whose 6th makes BM_sum do 2x the work (20
 # passes over its array instead of 10, the declared work unchanged), bisected between the 1st
-# and the 10th with perfgate's A/B verdict; passes when perfgate names the 6th commit.
+# and the 10th with perfgate's A/B verdict at a 25% allowance (1.333x); passes when perfgate
+# names the 6th commit. The effect and the allowance are wide because the test must hold on a
+# busy runner (scripts/busy-runner.sh): with stress-ng on both cores, two builds of the same
+# code measured 1.063x apart (interval 1.005-1.149 over 200 rounds), so at a 1.111x allowance
+# an unchanged commit stayed AMBIGUOUS (skipped) and the bisection could not finish; a 1.3x
+# slowdown measured 1.19x. Telling small effects apart is bench-stability's business.
 #   bisect_repo.sh PERFGATE DEVICE_JSON WORK_DIR
 set -euo pipefail
 perfgate="$1"
@@ -46,7 +51,7 @@ BENCHMARK_MAIN();
 CPP
 }
 for i in 1 2 3 4 5 6 7 8 9 10; do
-  write_bench "$([ "$i" -ge 6 ] && echo 13 || echo 10)" "$i"
+  write_bench "$([ "$i" -ge 6 ] && echo 20 || echo 10)" "$i"
   git add -A
   git commit --quiet -m "commit $i"
 done
@@ -55,13 +60,13 @@ tip="$(git rev-parse HEAD)"
 good="$(git rev-parse HEAD~9)"
 sixth="$(git rev-parse HEAD~4)"
 start=$(date +%s)
-# Rounds are capped by time, not count: under a parallel load one round's ratio swings by 20%,
-# and 30 rounds left a 1.19x slowdown AMBIGUOUS (interval 0.99-1.35 against 1.11 allowed);
-# ~200 rounds fit in 75 s there. Four steps at most stay inside CTest's 600 s.
+# Rounds are capped by time, not count (~200 rounds fit in 75 s under load); four steps at
+# most stay inside CTest's 600 s.
 set +e
 "$perfgate" bisect --good "$good" --bad HEAD --device "$device" --kernels '^BM_sum$' \
   --build 'cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null && cmake --build build >/dev/null' \
   --executable build/bench --repetitions 5 --max-rounds 200 --time-budget 75 \
+  --max-efficiency-drop 0.25 \
   -- --benchmark_min_time=0.05 | tee "$work/bisect.out"
 code=${PIPESTATUS[0]}
 set -e
