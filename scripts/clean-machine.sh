@@ -13,7 +13,10 @@
 #   5 apt-get install ./perfgate_*.deb; perfgate --version, calibrate --backend cpu, a gbench
 #     gate with the installed perfgate; ldd of it and ldconfig -p show no CUDA or ROCm library
 # Each phase's wall time is printed; any failure stops the script (exit 1).
-#   scripts/clean-machine.sh [WORK_DIR]       (default /tmp/perfgate-clean-machine)
+#   scripts/clean-machine.sh [--reuse] [WORK_DIR]   (default /tmp/perfgate-clean-machine)
+# --reuse keeps WORK_DIR/root when an earlier run of this script made it (mmdebstrap takes 5-18
+# minutes here) and removes only what the steps below wrote there; the build step still refuses
+# a root where perfgate's dependencies are installed.
 # DEPS_DIR (default: WORK_DIR/deps) holds the pinned sources, checked against their SHA-256:
 #   nlohmann-json3_3.11.2.orig.tar.gz  (Debian's orig tarball = GitHub's v3.11.2 archive;
 #                                       `apt-get source --download-only nlohmann-json3`)
@@ -21,6 +24,8 @@
 #                                       CLI11 clone: GitHub's v2.1.2 archive)
 set -euo pipefail
 root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+reuse=0
+if [ "${1:-}" = "--reuse" ]; then reuse=1; shift; fi
 work="${1:-/tmp/perfgate-clean-machine}"
 deps="${DEPS_DIR:-$work/deps}"
 die() { echo "clean-machine: $*" >&2; exit 1; }
@@ -52,12 +57,22 @@ phase() { # phase NAME: prints the time of the previous phase, then this one's t
 total_start=$SECONDS
 
 chroot_dir="$work/root"
-phase "mmdebstrap minbase bookworm from $mirror"
-rm -rf "$chroot_dir"
-mkdir -p "$work"
-mmdebstrap --variant=minbase --include=build-essential,cmake,git,libbenchmark-dev \
-  bookworm "$chroot_dir" "$mirror" >"$work/mmdebstrap.log" 2>&1 ||
-  { tail -20 "$work/mmdebstrap.log"; die "mmdebstrap failed (log: $work/mmdebstrap.log)"; }
+if [ "$reuse" = 1 ] && [ -f "$chroot_dir/clean-steps.sh" ] && grep -q "^I: success" "$work/mmdebstrap.log"; then
+  phase "reusing $chroot_dir (made by an earlier run: $(grep "^I: success" "$work/mmdebstrap.log"))"
+  umount "$chroot_dir/proc" 2>/dev/null || true
+  rm -rf "$chroot_dir"/{src,deps,build,dist,runner,consumer-action,consumer-fc,consumer-deb} \
+    "$chroot_dir"/{build,consumer,apt}.log "$chroot_dir/cpu-device.json"
+  if chroot "$chroot_dir" dpkg-query -W perfgate >/dev/null 2>&1; then
+    chroot "$chroot_dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin apt-get purge --autoremove -y -q perfgate >/dev/null
+  fi
+else
+  phase "mmdebstrap minbase bookworm from $mirror"
+  rm -rf "$chroot_dir"
+  mkdir -p "$work"
+  mmdebstrap --variant=minbase --include=build-essential,cmake,git,libbenchmark-dev \
+    bookworm "$chroot_dir" "$mirror" >"$work/mmdebstrap.log" 2>&1 ||
+    { tail -20 "$work/mmdebstrap.log"; die "mmdebstrap failed (log: $work/mmdebstrap.log)"; }
+fi
 mkdir -p "$chroot_dir/src" "$chroot_dir/deps"
 cp "$deps"/nlohmann-json3_3.11.2.orig.tar.gz "$deps"/CLI11-2.1.2.tar.gz "$chroot_dir/deps/"
 git clone -q --no-hardlinks "$root_dir" "$chroot_dir/src/perfgate"
