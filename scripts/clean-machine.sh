@@ -85,7 +85,8 @@ cat >"$chroot_dir/clean-steps.sh" <<'EOF'
 set -euo pipefail
 export PERFGATE_NLOHMANN_JSON_URL=file:///deps/nlohmann-json3_3.11.2.orig.tar.gz
 export PERFGATE_CLI11_URL=file:///deps/CLI11-2.1.2.tar.gz
-gpu='cuda|cupti|nvidia|nvrtc|amdhip|hsa-runtime|rocm'
+# Library names, not substrings: ICU's libicudata.so.72 holds "cuda".
+gpu='lib(cuda|cupti|nvidia|nvrtc|amdhip|hsa-runtime|rocm)'
 step() { echo "--> [$((SECONDS - t))s] $1"; t=$SECONDS; }
 # `! cmd` does not stop a `set -e` script: each absence is checked with an explicit exit.
 no_gpu_runtime() { # no_gpu_runtime BINARY: neither it nor the loader's cache names a GPU library
@@ -107,6 +108,11 @@ case "$1" in
     step "built; ldd build/bin/perfgate:"
     ldd /build/bin/perfgate
     no_gpu_runtime /build/bin/perfgate
+    # CPack's DEB generator runs `file` to find what dpkg-shlibdeps must read; minbase and
+    # build-essential lack it (the 2026-11-28 run stopped here): the packager installs it.
+    step "packaging needs the file utility: apt-get install file"
+    apt-get update -q >/apt.log 2>&1
+    apt-get install -y -q --no-install-recommends file >>/apt.log 2>&1 || { tail -20 /apt.log; exit 1; }
     cpack --config /build/CPackConfig.cmake -B /dist >/dev/null
     ls /dist/*.deb ;;
   action)
