@@ -59,7 +59,7 @@ total_start=$SECONDS
 chroot_dir="$work/root"
 if [ "$reuse" = 1 ] && [ -f "$chroot_dir/clean-steps.sh" ] && grep -q "^I: success" "$work/mmdebstrap.log"; then
   phase "reusing $chroot_dir (made by an earlier run: $(grep "^I: success" "$work/mmdebstrap.log"))"
-  umount "$chroot_dir/proc" 2>/dev/null || true
+  umount "$chroot_dir/proc" "$chroot_dir/sys" 2>/dev/null || true
   rm -rf "$chroot_dir"/{src,deps,build,dist,runner,consumer-action,consumer-fc,consumer-deb} \
     "$chroot_dir"/{build,consumer,apt}.log "$chroot_dir/cpu-device.json"
   if chroot "$chroot_dir" dpkg-query -W perfgate >/dev/null 2>&1; then
@@ -77,8 +77,11 @@ mkdir -p "$chroot_dir/src" "$chroot_dir/deps"
 cp "$deps"/nlohmann-json3_3.11.2.orig.tar.gz "$deps"/CLI11-2.1.2.tar.gz "$chroot_dir/deps/"
 git clone -q --no-hardlinks "$root_dir" "$chroot_dir/src/perfgate"
 git -C "$chroot_dir/src/perfgate" checkout -q "$(git -C "$root_dir" rev-parse HEAD)"
+# /proc and /sys as every machine has them: without /sys the CPU calibration finds no caches
+# and holds a 6 MiB triad to DRAM, which it then beats (the 2026-11-28 run's consumer step).
 mount -t proc proc "$chroot_dir/proc"
-trap 'umount "$chroot_dir/proc" 2>/dev/null || true' EXIT
+mount -t sysfs sysfs "$chroot_dir/sys"
+trap 'umount "$chroot_dir/proc" "$chroot_dir/sys" 2>/dev/null || true' EXIT
 
 # Inside: the steps a user takes. No CUDA or ROCm, no nlohmann_json/CLI11 package, no GoogleTest.
 cat >"$chroot_dir/clean-steps.sh" <<'EOF'
