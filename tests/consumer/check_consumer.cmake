@@ -86,8 +86,9 @@ expect("${out}" "FAIL  BM_triad_strided[^\n]*\n +efficiency 0\\.[0-2][0-9]+ belo
        "... with an efficiency message")
 # The triad over 6 MiB, its bytes declared with perfgate's counters (issue 53): held to the
 # level of this machine's calibration that holds 6 MiB on one core (the rule of docs/model.md,
-# "The memory level"), it passes MAX_EFFICIENCY 1.10.
-outcome(perf.triad_llc passed "the triad over 6 MiB is held to the cache it sits in")
+# "The memory level"). The roof's limiter is the assertion; the efficiency band is wide, as a
+# shared VM's cache rate swings (tests/consumer/CMakeLists.txt).
+outcome(perf.triad_llc passed "the triad over 6 MiB is measured")
 file(READ "${WORK}/build/perfgate/local-cpu.json" calibration)
 set(level dram)
 foreach(cache llc l2 l1) # the fastest level whose capacity, up to twice over, holds it
