@@ -525,6 +525,14 @@ microbench_run run_cpu_microbench(const cpu_options& options) {
   }
   const plan p_uncoalesced = options.quick ? p : plan{0.04, 5};
 
+  if (options.progress && facts.cache_source != "sysfs") {
+    options.progress(facts.cache_source == "cpuid"
+                         ? "cache sizes from CPUID: no cache/ under /sys/devices/system/cpu (is "
+                           "/sys mounted?)"
+                         : "no cache sizes found (no cache/ under /sys/devices/system/cpu, none "
+                           "from CPUID): kernels whose data sit in a cache will be held to "
+                           "DRAM's roof");
+  }
   const std::vector<std::pair<std::string, std::vector<int>>> scopes = {
       {"one", {facts.cpus.front()}}, {"all", facts.cpus}};
   // Cache levels to measure: L2 if known, and the last level if it is a separate, larger one.

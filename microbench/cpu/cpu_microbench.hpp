@@ -18,7 +18,8 @@ namespace perfgate::microbench {
 
 struct cpu_options {
   bool quick = false; ///< tiny sizes and few repetitions: a smoke run, not a measurement
-  std::function<void(const std::string&)> progress; ///< one line per benchmark, when set
+  /// One line per benchmark, and one before them where the cache sizes are not sysfs's.
+  std::function<void(const std::string&)> progress;
 };
 
 /// Runs every CPU benchmark (about 20-30 s on a 2-core machine; `quick`: well under 1 s).

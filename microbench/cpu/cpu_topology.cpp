@@ -108,6 +108,64 @@ std::optional<double> system_max_mhz(const std::vector<int>& cpus, const std::st
   return std::nullopt;
 }
 
+cache_sizes read_cache_sizes(int cpu, const std::string& sysfs_cpu) {
+  cache_sizes c;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir =
+        sysfs_cpu + "/cpu" + std::to_string(cpu) + "/cache/index" + std::to_string(index);
+    std::ifstream size(dir + "/size"), level(dir + "/level"), type(dir + "/type");
+    std::string s, t;
+    int lvl = 0;
+    if (size >> s) {
+      const std::size_t bytes = parse_cache_size(s);
+      c.largest = std::max(c.largest, bytes);
+      if (level >> lvl && type >> t && t != "Instruction") {
+        if (lvl == 1) {
+          c.l1d = bytes;
+        } else if (lvl == 2) {
+          c.l2 = bytes;
+        }
+      }
+    }
+  }
+  if (c.largest > 0) {
+    c.source = "sysfs";
+    return c;
+  }
+#if defined(__x86_64__)
+  // CPUID's deterministic cache parameters, which Linux itself turns into sysfs's tree: leaf 4
+  // (Intel), else 0x8000001D (AMD). glibc's sysconf is no substitute: on AMD it states the L3 of
+  // the whole package (320 MiB on a 2-vCPU EPYC VM whose sysfs says 32 MiB).
+  for (const unsigned leaf : {0x4u, 0x8000001Du}) {
+    if (__get_cpuid_max(leaf & 0x80000000u, nullptr) < leaf) {
+      continue;
+    }
+    for (unsigned sub = 0; sub < 16; ++sub) {
+      unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+      __cpuid_count(leaf, sub, eax, ebx, ecx, edx);
+      const unsigned type = eax & 0x1f; // 0 none (the end), 1 data, 2 instruction, 3 unified
+      if (type == 0) {
+        break;
+      }
+      const unsigned level = (eax >> 5) & 0x7;
+      const std::size_t bytes = std::size_t{((ebx >> 22) & 0x3ff) + 1} *
+                                (((ebx >> 12) & 0x3ff) + 1) * ((ebx & 0xfff) + 1) * (ecx + 1);
+      c.largest = std::max(c.largest, bytes);
+      if (type != 2 && level == 1) {
+        c.l1d = bytes;
+      } else if (type != 2 && level == 2) {
+        c.l2 = bytes;
+      }
+    }
+    if (c.largest > 0) {
+      c.source = "cpuid";
+      break;
+    }
+  }
+#endif
+  return c;
+}
+
 cpu_facts read_cpu_facts() {
   cpu_facts f;
   cpu_set_t set;
@@ -137,24 +195,11 @@ cpu_facts read_cpu_facts() {
   if (f.vendor.empty()) {
     f.vendor = "arm"; // non-x86 Linux without a vendor_id line
   }
-  for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(f.cpus.front()) +
-                            "/cache/index" + std::to_string(index);
-    std::ifstream size(dir + "/size"), level(dir + "/level"), type(dir + "/type");
-    std::string s, t;
-    int lvl = 0;
-    if (size >> s) {
-      const std::size_t bytes = parse_cache_size(s);
-      f.llc_bytes = std::max(f.llc_bytes, bytes);
-      if (level >> lvl && type >> t && t != "Instruction") {
-        if (lvl == 1) {
-          f.l1d_bytes = bytes;
-        } else if (lvl == 2) {
-          f.l2_bytes = bytes;
-        }
-      }
-    }
-  }
+  const cache_sizes caches = read_cache_sizes(f.cpus.front());
+  f.l1d_bytes = caches.l1d;
+  f.l2_bytes = caches.l2;
+  f.llc_bytes = caches.largest;
+  f.cache_source = caches.source;
   f.mhz = mean_cpu_mhz(f.cpus);
   f.max_mhz = system_max_mhz(f.cpus);
   return f;

@@ -14,12 +14,28 @@ struct cpu_facts {
   std::string model;             ///< "AMD EPYC 9B14" (/proc/cpuinfo "model name")
   std::string vendor;            ///< "amd", "intel", "arm"
   std::vector<int> cpus;         ///< CPUs this process may run on (sched_getaffinity)
-  std::size_t llc_bytes = 0;     ///< largest cache level (sysfs), 0 when unknown
+  std::size_t llc_bytes = 0;     ///< largest cache level, 0 when unknown
   std::size_t l1d_bytes = 0;     ///< level-1 data cache of the first CPU, 0 when unknown
   std::size_t l2_bytes = 0;      ///< level-2 cache of the first CPU, 0 when unknown
+  std::string cache_source;      ///< where the sizes came from (cache_sizes::source)
   std::optional<double> mhz;     ///< mean current clock over the allowed CPUs, when reported
   std::optional<double> max_mhz; ///< the highest clock a core may run, when the system says
 };
+
+/// The cache sizes of one CPU (bytes, 0 where unknown) and where they were read.
+struct cache_sizes {
+  std::size_t l1d = 0;
+  std::size_t l2 = 0;
+  std::size_t largest = 0; ///< the largest level of any type
+  std::string source;      ///< "sysfs", "cpuid" (x86), or "" when neither said
+};
+
+/// `cpu`'s caches from sysfs's cache/index* under `sysfs_cpu`; where that tree is missing (a
+/// chroot or container without /sys), on x86 from CPUID's cache leaves (of the CPU this thread
+/// runs on: the caches of one machine's cores are alike). A calibration without them would hold
+/// cache-resident kernels to DRAM.
+[[nodiscard]] cache_sizes read_cache_sizes(int cpu,
+                                           const std::string& sysfs_cpu = "/sys/devices/system/cpu");
 
 [[nodiscard]] cpu_facts read_cpu_facts();
 [[nodiscard]] std::optional<double> mean_cpu_mhz(const std::vector<int>& cpus);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -152,4 +153,46 @@ TEST(RateCheck, TheSystemMaximumIsReadFromCpufreq) {
   EXPECT_EQ(perfgate::microbench::system_max_mhz({0, 1}, root.string()), 5100.0);
   EXPECT_FALSE(perfgate::microbench::system_max_mhz({2}, root.string())); // no such CPU
   std::filesystem::remove_all(root);
+}
+
+// Cache sizes come from sysfs's cache/index* (the level-1 data cache, not the instruction one;
+// the largest level of any type); without that tree, on x86, from CPUID's cache leaves, which
+// must agree with the tree Linux builds from them, so that a chroot without /sys still holds
+// cache-resident kernels to their cache.
+TEST(CpuTopology, CacheSizesFromSysfsElseCpuid) {
+  const auto root =
+      std::filesystem::temp_directory_path() /
+      ("perfgate-caches-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  std::filesystem::remove_all(root);
+  const std::vector<std::tuple<int, std::string, std::string>> levels = {
+      {1, "Data", "48K"}, {1, "Instruction", "32K"}, {2, "Unified", "2048K"}, {3, "Unified", "96M"}};
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const auto dir = root / "cpu3" / "cache" / ("index" + std::to_string(i));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "level") << std::get<0>(levels[i]) << "\n";
+    std::ofstream(dir / "type") << std::get<1>(levels[i]) << "\n";
+    std::ofstream(dir / "size") << std::get<2>(levels[i]) << "\n";
+  }
+  const auto from_sysfs = perfgate::microbench::read_cache_sizes(3, root.string());
+  EXPECT_EQ(from_sysfs.source, "sysfs");
+  EXPECT_EQ(from_sysfs.l1d, 48u << 10);
+  EXPECT_EQ(from_sysfs.l2, 2048u << 10);
+  EXPECT_EQ(from_sysfs.largest, 96u << 20);
+
+  // CPU 0 has no cache/ in this tree: as in a chroot without /sys.
+  const auto fallback = perfgate::microbench::read_cache_sizes(0, root.string());
+  std::filesystem::remove_all(root);
+#if defined(__x86_64__)
+  EXPECT_EQ(fallback.source, "cpuid");
+  const auto real = perfgate::microbench::read_cache_sizes(0);
+  if (real.source != "sysfs") {
+    GTEST_SKIP() << "this machine has no /sys/devices/system/cpu/cpu0/cache to compare with";
+  }
+  EXPECT_EQ(fallback.l1d, real.l1d);
+  EXPECT_EQ(fallback.l2, real.l2);
+  EXPECT_EQ(fallback.largest, real.largest);
+#else
+  EXPECT_EQ(fallback.source, "");
+  EXPECT_EQ(fallback.largest, 0u);
+#endif
 }
