@@ -7,6 +7,7 @@
 // report/finding_text.cpp's.
 #pragma once
 
+#include <perfgate/device_identity.hpp>
 #include <perfgate/gate.hpp>
 #include <perfgate/report.hpp>
 #include <perfgate/statistics.hpp>
@@ -82,10 +83,6 @@ struct efficiency_sides {
                                                      double base_efficiency, double head_efficiency,
                                                      double max_drop, double confidence,
                                                      const finding_context& said);
-
-/// Two SM clocks further apart than this make two times incomparable (the baseline gate and the
-/// A/B clock check share it).
-inline constexpr double clock_tolerance = 0.02;
 
 /// The SM clocks two builds' runs ran at in one A/B session (a run's mean clock while the kernel
 /// ran, MHz; one per run that measured it). Whatever sets a GPU's clock (a power cap, the

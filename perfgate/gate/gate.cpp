@@ -154,7 +154,7 @@ baseline baseline_from_reports(const std::vector<report>& runs, std::string sour
 void add_identity(std::vector<device_identity>& ids, const device_identity& id) {
   const bool known = std::any_of(ids.begin(), ids.end(), [&](const device_identity& seen) {
     return seen.device == id.device &&
-           !hardware_changed(compare_identities(seen, id, detail::clock_tolerance));
+           !hardware_changed(compare_identities(seen, id, clock_tolerance));
   });
   if (!known) {
     ids.push_back(id);

@@ -228,7 +228,7 @@ findings clock_differences(const baseline_kernel& b, const kernel_report& k,
     return out;
   }
   const auto& now = k.measured->sm_clock_mhz;
-  if (b.sm_clock_mhz && now && std::fabs(*now / *b.sm_clock_mhz - 1) > detail::clock_tolerance) {
+  if (b.sm_clock_mhz && now && std::fabs(*now / *b.sm_clock_mhz - 1) > clock_tolerance) {
     out.warnings.push_back(
         found("clock_differs_from_baseline", {{"mhz", *now}, {"base_mhz", *b.sm_clock_mhz}}, said));
   }

@@ -40,7 +40,7 @@ roof_bound scaling_roof_of(const kernel_params& k, const device& d, bool one_cor
 // device itself where it sustains the clock its peaks hold at.
 device at_sustained_clock(const device& d) {
   return d.sustained_clock_mhz && d.sm_clock_mhz &&
-                 std::fabs(*d.sustained_clock_mhz / *d.sm_clock_mhz - 1) > clock_tolerance
+                 std::fabs(*d.sustained_clock_mhz / *d.sm_clock_mhz - 1) > clock_reading_noise
              ? at_sm_clock(d, *d.sustained_clock_mhz)
              : d;
 }
@@ -102,7 +102,7 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
   // profiler's locked clock is explained by the peaks of that clock. A profile that does not
   // say ran at the source's sustained clock (a power-limited part), else its peaks' clock.
   const bool off_clock = measured_clock_mhz && src.sm_clock_mhz &&
-                         std::fabs(*measured_clock_mhz / *src.sm_clock_mhz - 1) > clock_tolerance;
+                         std::fabs(*measured_clock_mhz / *src.sm_clock_mhz - 1) > clock_reading_noise;
   const device source = off_clock ? at_sm_clock(src, *measured_clock_mhz)
                         : measured_clock_mhz ? src
                                              : at_sustained_clock(src);

@@ -385,7 +385,7 @@ prediction predict(const kernel_params& k, const device& d, bool one_core) {
   // A power-limited part runs below the clock its peaks hold at: the predicted time is at the
   // clock it sustains, the roof (a bound) at its peaks' clock.
   if (d.sustained_clock_mhz && d.sm_clock_mhz &&
-      std::fabs(*d.sustained_clock_mhz / *d.sm_clock_mhz - 1) > clock_tolerance) {
+      std::fabs(*d.sustained_clock_mhz / *d.sm_clock_mhz - 1) > clock_reading_noise) {
     prediction p = predict(k, at_sm_clock(d, *d.sustained_clock_mhz), one_core);
     p.roof = roof_of(k, d, one_core);
     return p;

@@ -42,9 +42,9 @@ prediction predict_local(const kernel_params& params, const kernel_profile& k, c
     const double scale = *k.sm_clock_mhz / *d.sm_clock_mhz;
     const bool peak_off_clock =
         std::any_of(d.peak_clocks_mhz.begin(), d.peak_clocks_mhz.end(), [&](const auto& c) {
-          return std::fabs(*k.sm_clock_mhz / c.second - 1.0) > clock_tolerance;
+          return std::fabs(*k.sm_clock_mhz / c.second - 1.0) > clock_reading_noise;
         });
-    if (std::fabs(scale - 1.0) > clock_tolerance || peak_off_clock) {
+    if (std::fabs(scale - 1.0) > clock_reading_noise || peak_off_clock) {
       prediction q = predict(params, at_sm_clock(d, *k.sm_clock_mhz), one_core);
       q.clock_scale = scale;
       return q;

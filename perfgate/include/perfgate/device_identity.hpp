@@ -34,11 +34,16 @@ struct identity_difference {
   bool matters = false;
 };
 
+/// Two runs' SM clocks further apart than this (relative) make their times incomparable: the
+/// identity check, the baseline gate and the A/B clock check share it. (Within one run,
+/// model.hpp's clock_reading_noise says when two readings of a clock are one clock.)
+inline constexpr double clock_tolerance = 0.02;
+
 /// The fields known on both sides that differ (clocks: by more than `clock_tolerance`,
 /// relative), in the order of device_identity's fields.
-[[nodiscard]] std::vector<identity_difference> compare_identities(const device_identity& stored,
-                                                                  const device_identity& now,
-                                                                  double clock_tolerance = 0.02);
+[[nodiscard]] std::vector<identity_difference>
+compare_identities(const device_identity& stored, const device_identity& now,
+                   double clock_tolerance = perfgate::clock_tolerance);
 
 /// Whether any difference matters.
 [[nodiscard]] bool hardware_changed(const std::vector<identity_difference>& differences);

@@ -321,8 +321,9 @@ struct measured_accuracy {
 
 /// Clock readings (sampled, rounded to MHz, the datasheet's boost clock vs the one the driver
 /// reports) differ by a few MHz with nothing throttled: within this relative distance two clocks
-/// are one, and scaling peaks between them would only add noise.
-inline constexpr double clock_tolerance = 0.005;
+/// are one, and scaling peaks between them would only add noise. (Between two runs, clocks
+/// compare within device_identity.hpp's clock_tolerance.)
+inline constexpr double clock_reading_noise = 0.005;
 
 /// Prediction error, thesis eq. 5.12: (t_pred - t_meas) / t_meas; negative = optimistic.
 [[nodiscard]] double prediction_error(double predicted_s, double measured_s);
