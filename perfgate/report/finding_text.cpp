@@ -152,6 +152,12 @@ std::string stale_peak(const roof_bound& r) {
 
 // ---- the efficiency floor ----
 
+// The models predict with every byte from DRAM (the thesis's B_mem); a roof holding the kernel's
+// traffic to a cache is another bound, so the prediction names what it assumed.
+bool roof_in_a_cache(const class_facts& c) {
+  return c.roof && c.roof->bound == bound_class::memory && c.roof->limiter != "dram";
+}
+
 // "measured 62.500 ms, roof 50.000 ms, memory-bound (...); the roofline model predicts ...".
 std::string measured_against_roof(const finding& f) {
   const class_facts& c = facts(f);
@@ -163,7 +169,9 @@ std::string measured_against_roof(const finding& f) {
         has_word(f, "measured_on")
             ? "; scaled from the measurement on " + word(f, "measured_on") + ", predicted " +
                   duration(num(f, "predicted_s"))
-            : "; the " + word(f, "model") + " model predicts " + duration(num(f, "predicted_s"));
+            : "; the " + word(f, "model") + " model predicts " + duration(num(f, "predicted_s")) +
+                  (roof_in_a_cache(c) ? " with every byte from DRAM, not from " + c.roof->limiter
+                                      : "");
   }
   return text;
 }
