@@ -34,8 +34,8 @@ struct cache_sizes {
 /// chroot or container without /sys), on x86 from CPUID's cache leaves (of the CPU this thread
 /// runs on: the caches of one machine's cores are alike). A calibration without them would hold
 /// cache-resident kernels to DRAM.
-[[nodiscard]] cache_sizes read_cache_sizes(int cpu,
-                                           const std::string& sysfs_cpu = "/sys/devices/system/cpu");
+[[nodiscard]] cache_sizes
+read_cache_sizes(int cpu, const std::string& sysfs_cpu = "/sys/devices/system/cpu");
 
 [[nodiscard]] cpu_facts read_cpu_facts();
 [[nodiscard]] std::optional<double> mean_cpu_mhz(const std::vector<int>& cpus);

@@ -101,8 +101,9 @@ prediction predict_from_measurement(const kernel_params& k, double measured_s,
   // The source's rates at the clock the kernel ran at: a measurement under a power cap or a
   // profiler's locked clock is explained by the peaks of that clock. A profile that does not
   // say ran at the source's sustained clock (a power-limited part), else its peaks' clock.
-  const bool off_clock = measured_clock_mhz && src.sm_clock_mhz &&
-                         std::fabs(*measured_clock_mhz / *src.sm_clock_mhz - 1) > clock_reading_noise;
+  const bool off_clock =
+      measured_clock_mhz && src.sm_clock_mhz &&
+      std::fabs(*measured_clock_mhz / *src.sm_clock_mhz - 1) > clock_reading_noise;
   const device source = off_clock ? at_sm_clock(src, *measured_clock_mhz)
                         : measured_clock_mhz ? src
                                              : at_sustained_clock(src);

@@ -164,8 +164,10 @@ TEST(CpuTopology, CacheSizesFromSysfsElseCpuid) {
       std::filesystem::temp_directory_path() /
       ("perfgate-caches-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   std::filesystem::remove_all(root);
-  const std::vector<std::tuple<int, std::string, std::string>> levels = {
-      {1, "Data", "48K"}, {1, "Instruction", "32K"}, {2, "Unified", "2048K"}, {3, "Unified", "96M"}};
+  const std::vector<std::tuple<int, std::string, std::string>> levels = {{1, "Data", "48K"},
+                                                                         {1, "Instruction", "32K"},
+                                                                         {2, "Unified", "2048K"},
+                                                                         {3, "Unified", "96M"}};
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const auto dir = root / "cpu3" / "cache" / ("index" + std::to_string(i));
     std::filesystem::create_directories(dir);
