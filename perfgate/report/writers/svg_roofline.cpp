@@ -88,25 +88,54 @@ std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
   return drawn;
 }
 
-std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn) {
+std::vector<std::string> kernels_left_out_lines(const report& r,
+                                                const std::vector<std::size_t>& drawn) {
   const std::size_t left = r.kernels.size() - drawn.size();
   if (left == 0) {
     return {};
   }
   std::size_t failed = 0;
   std::size_t warned = 0;
+  std::size_t bytes_only = 0;
+  std::size_t not_judged = 0;
   std::size_t next = 0; // walks `drawn`, which is in report order
   for (std::size_t i = 0; i < r.kernels.size(); ++i) {
     if (next < drawn.size() && drawn[next] == i) {
       ++next;
       continue;
     }
-    failed += r.kernels[i].result.status == verdict_status::fail ? 1 : 0;
-    warned += r.kernels[i].result.status == verdict_status::warn ? 1 : 0;
+    const kernel_report& k = r.kernels[i];
+    failed += k.result.status == verdict_status::fail ? 1 : 0;
+    warned += k.result.status == verdict_status::warn ? 1 : 0;
+    not_judged += k.skip_reason.empty() ? 0 : 1;
+    bytes_only += k.skip_reason.empty() && !k.params.compute_declared ? 1 : 0;
   }
-  return std::to_string(left) + " more kernel" + (left == 1 ? "" : "s") + " not drawn (" +
-         std::to_string(failed) + " failed, " + std::to_string(warned) +
-         " warned): the report lists them all";
+  // Why, so that the chart of a bytes-only suite does not look broken.
+  std::vector<std::string> lines = {std::to_string(left) + " kernel" + (left == 1 ? "" : "s") +
+                                    " not drawn (" + std::to_string(failed) + " failed, " +
+                                    std::to_string(warned) + " warned):"};
+  if (bytes_only > 0) {
+    lines.push_back(std::to_string(bytes_only) + (bytes_only == 1 ? " declares" : " declare") +
+                    " bytes alone: no intensity to place");
+  }
+  if (not_judged > 0) {
+    lines.push_back(std::to_string(not_judged) + " not judged");
+  }
+  if (const std::size_t beyond = left - bytes_only - not_judged; beyond > 0) {
+    lines.push_back(std::to_string(beyond) + " beyond the " + std::to_string(drawn.size()) +
+                    " drawn");
+  }
+  lines.emplace_back("the report lists them all");
+  return lines;
+}
+
+std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn) {
+  const auto lines = kernels_left_out_lines(r, drawn);
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    text += (i == 0 ? "" : i == 1 ? " " : "; ") + lines[i];
+  }
+  return text;
 }
 
 namespace {
@@ -476,8 +505,8 @@ std::string kernel_legend(const report& r, const roofline_data& data, double& ly
     body += legend_row(ly, kernel_legend_entry(kp));
     ly += k_legend_row;
   }
-  if (const std::string more = kernels_left_out(r, data.drawn); !more.empty()) {
-    body += text({k_legend_left, ly + 4}, 12, "start", more,
+  for (const std::string& line : kernels_left_out_lines(r, data.drawn)) { // a row each: it fits
+    body += text({k_legend_left, ly + 4}, 12, "start", line,
                  "class=\"kernels-left-out\" fill=\"#333333\"");
     ly += k_legend_row;
   }

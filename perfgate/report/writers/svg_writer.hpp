@@ -30,7 +30,14 @@ inline constexpr std::size_t k_max_roofline_kernels = 200;
 /// each group in report order; the result in report order. Linear in the number of kernels.
 [[nodiscard]] std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max);
 
-/// "19800 more kernels not drawn (12 failed, 3 warned): the report lists them all", or empty.
+/// Why kernels are left out of the chart, a line each (the legend's rows): "19800 kernels not
+/// drawn (12 failed, 3 warned):", then each reason with its count (bytes alone: no intensity;
+/// not judged; beyond the chart's kernels), then "the report lists them all"; empty when none is.
+[[nodiscard]] std::vector<std::string>
+kernels_left_out_lines(const report& r, const std::vector<std::size_t>& drawn);
+
+/// The same lines as one sentence: "19800 kernels not drawn (12 failed, 3 warned): 19800 beyond
+/// the 200 drawn; the report lists them all", or empty.
 [[nodiscard]] std::string kernels_left_out(const report& r, const std::vector<std::size_t>& drawn);
 
 /// Quadrant-split view of one kernel (MODEL.md section 2): x = memory bandwidth (GB/s), y = compute

@@ -484,6 +484,39 @@ TEST(svg_writer, roofline_of_twenty_kernels) {
   }
 }
 
+// A chart that leaves kernels out says why (issue 54: a bytes-only suite's chart drew none of
+// its 25 states and did not say why): bytes alone have no intensity, a kernel not judged has no
+// verdict, and past k_max_roofline_kernels the rest are left.
+TEST(svg_writer, the_kernels_left_out_and_why) {
+  perfgate::report r = twenty_kernels();
+  // Failed: 1, 5, 9, 13, 17; warned: 2, 6, 10, 14, 18; passed: 0, 4, ...; status skip: 3, 7, ...
+  for (const std::size_t i : {2u, 6u, 9u}) { // two warned ones and a failed one
+    r.kernels[i].params.compute_declared = false;
+  }
+  r.kernels[13].skip_reason = "cannot_be_judged";
+  const auto drawn = perfgate::detail::kernels_to_draw(r, 10);
+  EXPECT_EQ(drawn.size(), 10u);
+  EXPECT_EQ(perfgate::detail::kernels_left_out(r, drawn),
+            "10 kernels not drawn (2 failed, 2 warned): 3 declare bytes alone: no intensity to "
+            "place; 1 not judged; 6 beyond the 10 drawn; the report lists them all");
+  // The chart's legend: a row each, every one short enough for its column.
+  const std::string svg = roofline_svg(r, 0);
+  EXPECT_EQ(count(svg, "class=\"kernels-left-out\""), 4u);
+  EXPECT_NE(svg.find(">3 declare bytes alone: no intensity to place</text>"), std::string::npos);
+  const auto all = perfgate::detail::kernels_to_draw(r, perfgate::detail::k_max_roofline_kernels);
+  EXPECT_EQ(all.size(), 16u);
+  EXPECT_EQ(perfgate::detail::kernels_left_out(r, all),
+            "4 kernels not drawn (2 failed, 2 warned): 3 declare bytes alone: no intensity to "
+            "place; 1 not judged; the report lists them all");
+  r.kernels[13].skip_reason.clear();
+  r.kernels[6].params.compute_declared = true;
+  r.kernels[9].params.compute_declared = true;
+  EXPECT_EQ(perfgate::detail::kernels_left_out(
+                r, perfgate::detail::kernels_to_draw(r, perfgate::detail::k_max_roofline_kernels)),
+            "1 kernel not drawn (0 failed, 1 warned): 1 declares bytes alone: no intensity to "
+            "place; the report lists them all");
+}
+
 TEST(svg_writer, output_is_deterministic) {
   const perfgate::report r = twenty_kernels();
   EXPECT_EQ(roofline_svg(r, 3), roofline_svg(r, 3));
