@@ -21,9 +21,9 @@ void print_kernel_verdicts(const report& r, bool tags) {
       std::cout << (!k.predictions.empty() && k.predictions.front().one_core
                         ? " [1 thread: one-core peaks]"
                         : "")
-                << (k.skip_reason.empty() && k.params.model == model_kind::roofline
-                        ? " [declared work: roofline]"
-                        : "");
+                << (!k.skip_reason.empty() || k.params.model != model_kind::roofline ? ""
+                    : k.params.compute_declared ? " [declared work: roofline]"
+                                                : " [declared bytes alone: the memory roof]");
     }
     std::cout << "\n";
     for (const auto& reason : k.result.reasons) {
