@@ -13,7 +13,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <iterator>
 #include <limits>
 #include <optional>
@@ -152,11 +151,10 @@ profile run_gbench_once(const collect_request& request, int repetitions,
   if (!filter.empty()) {
     argv.push_back("--benchmark_filter=" + filter);
   }
-  auto options = forwarding_options(request);
-  options.capture_stdout = true; // the console table; shown only when the run fails
-  const auto result = run_process(argv, options);
+  // The program's console table goes where its output would go without perfgate (the test's
+  // log): the JSON perfgate reads is written to a file of its own.
+  const auto result = run_process(argv, forwarding_options(request));
   if (result.exit_code != 0 || result.signal != 0 || result.timed_out) {
-    std::cerr << result.stdout_text;
     check_result(result, request);
   }
   const auto text = out.text();
