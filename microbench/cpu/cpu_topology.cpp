@@ -110,22 +110,24 @@ std::optional<double> system_max_mhz(const std::vector<int>& cpus, const std::st
 
 cache_sizes read_cache_sizes(int cpu, const std::string& sysfs_cpu) {
   cache_sizes c;
+  // One cache level, from either source: the largest of any type, the data or unified L1, L2.
+  const auto add = [&c](unsigned level, bool instruction, std::size_t bytes) {
+    c.largest = std::max(c.largest, bytes);
+    if (!instruction && level == 1) {
+      c.l1d = bytes;
+    } else if (!instruction && level == 2) {
+      c.l2 = bytes;
+    }
+  };
   for (int index = 0; index < 8; ++index) {
     const std::string dir =
         sysfs_cpu + "/cpu" + std::to_string(cpu) + "/cache/index" + std::to_string(index);
     std::ifstream size(dir + "/size"), level(dir + "/level"), type(dir + "/type");
     std::string s, t;
-    int lvl = 0;
+    unsigned lvl = 0;
     if (size >> s) {
-      const std::size_t bytes = parse_cache_size(s);
-      c.largest = std::max(c.largest, bytes);
-      if (level >> lvl && type >> t && t != "Instruction") {
-        if (lvl == 1) {
-          c.l1d = bytes;
-        } else if (lvl == 2) {
-          c.l2 = bytes;
-        }
-      }
+      const bool known = static_cast<bool>(level >> lvl) && static_cast<bool>(type >> t);
+      add(known ? lvl : 0, t == "Instruction", parse_cache_size(s));
     }
   }
   if (c.largest > 0) {
@@ -147,15 +149,10 @@ cache_sizes read_cache_sizes(int cpu, const std::string& sysfs_cpu) {
       if (type == 0) {
         break;
       }
-      const unsigned level = (eax >> 5) & 0x7;
-      const std::size_t bytes = std::size_t{((ebx >> 22) & 0x3ff) + 1} *
-                                (((ebx >> 12) & 0x3ff) + 1) * ((ebx & 0xfff) + 1) * (ecx + 1);
-      c.largest = std::max(c.largest, bytes);
-      if (type != 2 && level == 1) {
-        c.l1d = bytes;
-      } else if (type != 2 && level == 2) {
-        c.l2 = bytes;
-      }
+      // ways x partitions x line size x sets, each stored minus one
+      add((eax >> 5) & 0x7, type == 2,
+          std::size_t{((ebx >> 22) & 0x3ff) + 1} * (((ebx >> 12) & 0x3ff) + 1) *
+              ((ebx & 0xfff) + 1) * (ecx + 1));
     }
     if (c.largest > 0) {
       c.source = "cpuid";

@@ -70,6 +70,11 @@ std::string roofline_y_title(const std::vector<kernel_point>& ks) {
   return any_int ? "Performance (1e9 op/s: GFLOPS or GIOPS)" : "Performance (GFLOPS = 1e9 flop/s)";
 }
 
+// A kernel with a point on the chart: judged, and with operations declared (bytes alone have
+// no operational intensity to place it at).
+bool has_a_point(const kernel_report& k) {
+  return k.skip_reason.empty() && k.params.compute_declared;
+}
 } // namespace
 
 std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
@@ -77,9 +82,7 @@ std::vector<std::size_t> kernels_to_draw(const report& r, std::size_t max) {
   for (const verdict_status s :
        {verdict_status::fail, verdict_status::warn, verdict_status::pass, verdict_status::skip}) {
     for (std::size_t i = 0; i < r.kernels.size() && drawn.size() < max; ++i) {
-      // A kernel that declares bytes alone has no operational intensity: no point to draw.
-      if (r.kernels[i].result.status == s && r.kernels[i].skip_reason.empty() &&
-          r.kernels[i].params.compute_declared) {
+      if (r.kernels[i].result.status == s && has_a_point(r.kernels[i])) {
         drawn.push_back(i);
       }
     }
@@ -108,7 +111,7 @@ std::vector<std::string> kernels_left_out_lines(const report& r,
     failed += k.result.status == verdict_status::fail ? 1 : 0;
     warned += k.result.status == verdict_status::warn ? 1 : 0;
     not_judged += k.skip_reason.empty() ? 0 : 1;
-    bytes_only += k.skip_reason.empty() && !k.params.compute_declared ? 1 : 0;
+    bytes_only += k.skip_reason.empty() && !has_a_point(k) ? 1 : 0;
   }
   // Why, so that the chart of a bytes-only suite does not look broken.
   std::vector<std::string> lines = {std::to_string(left) + " kernel" + (left == 1 ? "" : "s") +
