@@ -408,6 +408,7 @@ ncu_metric_sets ncu_metrics_for_local_gpu() {
   return {ncu_default_metrics(), {}};
 }
 
+#ifdef PERFGATE_HAVE_CUPTI // the counter runs' memo serves the CUPTI runs alone
 namespace {
 
 std::string memo_key(const std::vector<std::string>& program) {
@@ -433,12 +434,14 @@ cupti_run memoised(const collect_request& request, const std::string& key, Run r
 }
 
 } // namespace
+#endif
 
 profile collect_cupti(const collect_request& request) {
   if (auto why = nvidia_gpu_unavailable()) {
     throw skip_error(*why);
   }
 #ifndef PERFGATE_HAVE_CUPTI
+  (void)request;
   throw skip_error("this perfgate was built without CUPTI (no CUDA toolkit with CUPTI was found "
                    "at configure time): use COLLECTOR ncu, or rebuild with the toolkit");
 #else

@@ -168,11 +168,12 @@ void check_plain_run(const process_result& result, const std::string& program) {
 }
 #endif
 
+#ifdef PERFGATE_HAVE_CUPTI
+// The states --kernels names (the CUPTI counter runs count those alone).
 bool selected(const nvbench_state& st, const std::string& regex) {
   return regex.empty() || std::regex_search(st.kernel, std::regex(regex));
 }
 
-#ifdef PERFGATE_HAVE_CUPTI
 // The counter run of each state in `to_count`: from the request's counter cache while the
 // program is unchanged, else a run of the state alone under kernel replay (kept for next time).
 std::vector<std::optional<cupti_run>> count_states(const collect_request& request,

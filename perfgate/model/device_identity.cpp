@@ -9,8 +9,7 @@
 namespace perfgate {
 
 std::vector<identity_difference> compare_identities(const device_identity& stored,
-                                                    const device_identity& now,
-                                                    double clock_tolerance) {
+                                                    const device_identity& now, double tolerance) {
   std::vector<identity_difference> out;
   const auto text = [&](const char* field, const std::string& a, const std::string& b,
                         bool matters) {
@@ -24,7 +23,7 @@ std::vector<identity_difference> compare_identities(const device_identity& store
   text("uuid", stored.uuid, now.uuid, true); // the same model's cards differ (up to 38%)
   text("driver", stored.driver, now.driver, false);
   if (stored.clock_mhz && now.clock_mhz && *stored.clock_mhz > 0 &&
-      std::fabs(*now.clock_mhz / *stored.clock_mhz - 1) > clock_tolerance) {
+      std::fabs(*now.clock_mhz / *stored.clock_mhz - 1) > tolerance) {
     out.push_back(
         {"clock_mhz", detail::fixed(*stored.clock_mhz, 0), detail::fixed(*now.clock_mhz, 0), true});
   }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// libFuzzer harness for one reader, chosen at compile time by PERFGATE_FUZZ_READER (CMakeLists
-// builds one executable per reader). A reader may accept an input or refuse it with
-// perfgate::error (input_error, exit 2); anything else escaping, a crash, a hang or a sanitizer
-// report is a finding. Accepted profiles also go through the model's parameter derivation, and
-// their numbers must be finite and >= 0, and their report may hold no 0 that stands for a value
-// the input did not have: a reader that accepts nonsense is a finding too.
+// libFuzzer harness for one reader, named by perfgate_fuzz_reader (reader_name.cpp, compiled
+// with PERFGATE_FUZZ_READER into each of CMakeLists' executables, one per reader). A reader may
+// accept an input or refuse it with perfgate::error (input_error, exit 2); anything else escaping,
+// a crash, a hang or a sanitizer report is a finding. Accepted profiles also go through the model's
+// parameter derivation, and their numbers must be finite and >= 0, and their report may hold no 0
+// that stands for a value the input did not have: a reader that accepts nonsense is a finding too.
 #include <perfgate/device.hpp>
 #include <perfgate/error.hpp>
 #include <perfgate/gate.hpp>
@@ -35,6 +35,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+extern "C" const char perfgate_fuzz_reader[]; // reader_name.cpp
 
 namespace {
 using namespace perfgate;
@@ -112,7 +114,7 @@ void require_refuses_unknown_key(std::string_view text, std::string_view nested,
 void read(std::string_view text) {
   const std::string file = "fuzz-input";
   using namespace perfgate::detail;
-#define PERFGATE_READER_IS(name) (std::string_view(PERFGATE_FUZZ_READER) == name)
+#define PERFGATE_READER_IS(name) (std::string_view(perfgate_fuzz_reader) == name)
   if (PERFGATE_READER_IS("nvprof")) {
     check_profile(import_nvprof_csv(text, file));
   } else if (PERFGATE_READER_IS("ncu_raw")) {
@@ -215,7 +217,10 @@ void read(std::string_view text) {
       }
     }
   } else {
-    std::abort(); // unknown reader: a build error in all but name
+    std::fprintf(stderr, "fuzz: no reader is called '%s' (tests/fuzz/CMakeLists.txt)\n",
+                 perfgate_fuzz_reader);
+    std::abort(); // a reader CMakeLists names that this harness lacks: a build error in all but
+                  // name
   }
 #undef PERFGATE_READER_IS
 }
