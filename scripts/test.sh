@@ -18,7 +18,13 @@
 # bisect's generated repository (about 2 min) measure code compiled alike in every configuration;
 # and nocupti's consumer.deb (120 s) would package nogpu's binaries and files again (its tree is
 # nogpu's reconfigured, ninja rebuilds nothing, PerfGateConfig.cmake.in substitutes no option),
-# then build and calibrate the same consumer.
+# then build and calibrate the same consumer. Where a configuration's compiled code is an earlier
+# run's, only what can differ runs again: cmake4's objects are compared with the default tree's
+# byte for byte (scripts/same_compilation.py), and when they match (all but the two that embed
+# their tree's path) it runs the tests that drive a CMake project with CMake 4 (label
+# cmake_project) and the CUPTI tests; nocupti, in nogpu's tree, runs the tests its configure
+# registers otherwise and those of label cmake_project. Both still configure and build, and
+# cmake4 must register as many tests as the default tree.
 # PERFGATE_TEST_CONFIGS picks some, e.g. PERFGATE_TEST_CONFIGS=default; PERFGATE_TEST_CONFIGS=clean
 # is the clean-machine proof (scripts/clean-machine.sh, docs/ci.md), never run by default.
 set -euo pipefail
@@ -37,19 +43,49 @@ else
   "$root/scripts/install-deps.sh"
 fi
 
-run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
-  local name=$1 build=$2 exclude=$3
-  shift 3
+build_config() { # build_config NAME BUILD_DIR CMAKE_ARGS...
+  local name=$1 build=$2
+  shift 2
   echo "==> configuration: $name"
   # CI checks the schemas: a missing validator fails schema.reports_and_devices here.
   # The C++ compiled as the default build type compiles it (-O2, NDEBUG) without its debug
   # information, which nothing here reads and which costs a fifth of the compile time
   # (gate.cpp: 44 s -> 36 s on the loaded 2-core VM).
+  # Warnings are errors here (CMake 3.24's CMAKE_COMPILE_WARNING_AS_ERROR): a warning only one
+  # configuration shows (an unused function without CUPTI) reaches no one reading a green log.
   PERFGATE_BUILD_DIR="$build" "$root/scripts/build.sh" -DPERFGATE_WITH_TESTS=ON \
     -DPERFGATE_REQUIRE_SCHEMA_VALIDATOR=ON -DPERFGATE_FETCH_DEPENDENCIES=OFF \
+    -DCMAKE_COMPILE_WARNING_AS_ERROR=ON \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "$@"
+}
+test_config() { # test_config NAME BUILD_DIR EXCLUDE_REGEX [INCLUDE_REGEX]
+  local name=$1 build=$2 exclude=$3 include=${4:-}
   echo "==> test ($name)"
-  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"}
+  ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ${exclude:+-E "$exclude"} \
+    ${include:+-R "$include"}
+}
+run_config() { # run_config NAME BUILD_DIR EXCLUDE_REGEX CMAKE_ARGS...
+  local name=$1 build=$2 exclude=$3
+  shift 3
+  build_config "$name" "$build" "$@"
+  test_config "$name" "$build" "$exclude"
+}
+# The tests of a configuration whose compiled code is an earlier tree's: those that configure,
+# build or run a CMake project with this configuration's CMake (label cmake_project), and those
+# of the objects allowed to differ (the CUPTI collector and injection test embed their tree's
+# path): the rest would run the same code again. Every object is compared (same_compilation.py);
+# any other difference runs the whole suite, and says so.
+same_code_tests() { # same_code_tests EARLIER_BUILD BUILD: prints a ctest -R regex, or nothing
+  local earlier=$1 build=$2 listing
+  if "$root/scripts/same_compilation.py" objects "$earlier" "$build" \
+       'cupti_collector\.cpp\.o$|injection_without_driver\.cpp\.o$' >&2; then
+    listing="$(mktemp)"
+    ctest --test-dir "$build" --show-only=json-v1 >"$listing"
+    "$root/scripts/same_compilation.py" selected "$listing" cmake_project '^cupti\.'
+    rm -f "$listing"
+  else
+    echo "==> $build compiles other code than $earlier: its whole suite runs" >&2
+  fi
 }
 # The GitHub action's and the GitLab template's checks run scripts and recorded profiles: the
 # same in every configuration.
@@ -112,10 +148,14 @@ for config in $configs; do
       # the CPU micro-benchmark run measures code compiled as in the default tree.
       # nvbench's CMake package from the cuda-bench wheel there (tests/nvbench/).
       nvbench_dir="$(ls -d "$root"/.cmake4/lib/python3*/site-packages/cuda/bench/cu13/nvbench/lib/cmake/nvbench 2>/dev/null | head -1)"
-      PATH="$root/.cmake4/bin:$PATH" run_config cmake4 "$root/build-cmake4" \
-        "^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|^consumer\.fetchcontent\$|$ci_scripts" \
-        ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
       default_build="${PERFGATE_BUILD_DIR:-$root/build}"
+      PATH="$root/.cmake4/bin:$PATH" build_config cmake4 "$root/build-cmake4" \
+        ${nvbench_dir:+"-Dnvbench_DIR=$nvbench_dir"}
+      only=""
+      [ ! -f "$default_build/build.ninja" ] || only="$(PATH="$root/.cmake4/bin:$PATH" same_code_tests "$default_build" "$root/build-cmake4")"
+      PATH="$root/.cmake4/bin:$PATH" test_config cmake4 "$root/build-cmake4" \
+        "^integration\.CpuMicrobench\.FullRunGivesConsistentPeaks\$|^bisect\.finds_the_slow_commit\$|^consumer\.fetchcontent\$|$ci_scripts" \
+        "$only"
       if [ -f "$default_build/CTestTestfile.cmake" ]; then
         n3="$(test_count "$default_build")"
         n4="$(PATH="$root/.cmake4/bin:$PATH" test_count "$root/build-cmake4")"
@@ -138,10 +178,21 @@ for config in $configs; do
       # toolkit found, CUPTI refused). When this run built nogpu, reconfigure that tree: ninja
       # then rebuilds nothing (checked: "no work to do") and the whole suite runs against the
       # nocupti configuration without compiling the library a third time (about 7 minutes).
+      # Its binaries are then nogpu's own files: only tests registered otherwise than nogpu
+      # registered them, and those of label cmake_project, can have another outcome.
       if [ -f "$root/build-nogpu/.perfgate-nogpu-this-run" ]; then
-        run_config nocupti "$root/build-nogpu" "$same_as_nogpu" \
+        before="$(mktemp)" after="$(mktemp)"
+        ctest --test-dir "$root/build-nogpu" --show-only=json-v1 >"$before"
+        build_config nocupti "$root/build-nogpu" \
           -UCMAKE_DISABLE_FIND_PACKAGE_CUDAToolkit -DPERFGATE_WITH_CUPTI=OFF \
           -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF
+        ctest --test-dir "$root/build-nogpu" --show-only=json-v1 >"$after"
+        changed="$("$root/scripts/same_compilation.py" registered "$before" "$after")"
+        project="$("$root/scripts/same_compilation.py" selected "$after" cmake_project '^$')"
+        echo "==> nocupti: tests registered otherwise than nogpu's: ${changed:-none}"
+        only="${changed:+${changed}|}${project}"
+        rm -f "$before" "$after"
+        test_config nocupti "$root/build-nogpu" "$same_as_nogpu" "$only"
       else
         run_config nocupti "$root/build-nocupti" "$same_everywhere" -DPERFGATE_WITH_CUPTI=OFF \
           -DPERFGATE_WITH_CUDA=OFF -DPERFGATE_WITH_HIP=OFF
@@ -161,7 +212,8 @@ done
 if [ "${PERFGATE_FUZZ_SMOKE:-1}" != 0 ]; then
   echo "==> fuzz smoke"
   rc=0
-  "$root/scripts/fuzz.sh" --seconds 2 || rc=$?
+  PERFGATE_FUZZ_OPT=-O0 PERFGATE_FUZZ_BUILD_DIR="$root/build-fuzz-smoke" \
+    "$root/scripts/fuzz.sh" --seconds 2 || rc=$?
   [ $rc -eq 0 ] || [ $rc -eq 77 ] || exit $rc
 fi
 if [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = "$root/scripts/ccache-launch" ]; then
