@@ -9,7 +9,8 @@
 #                 a CPU-only consumer: no GPU code and no CUPTI compiled (compile_commands.json
 #                 checked), none of perfgate's warning flags, the project's build type kept
 #                 (CMake's default, none: perfgate compiles unoptimised, a third faster; the
-#                 benchmarks ask for -O2 themselves), and a build with -Werror; then
+#                 benchmarks ask for -O2 themselves), a build with -Werror, and CMake's unity
+#                 build (CMAKE_UNITY_BUILD: perfgate's sources compiled batched); then
 #                 the same consumer with CUDA, configured only: perfgate's CUDA
 #                 micro-benchmarks for the project's architecture alone.
 #   cmake -DMODE=deb|fetchcontent -DPERFGATE_BUILD=<dir> -DSOURCE=<tests/consumer>
