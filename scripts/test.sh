@@ -176,10 +176,10 @@ for config in $configs; do
     nocupti)
       # The same sources compiled the same way as nogpu; only the configure path differs (the
       # toolkit found, CUPTI refused). When this run built nogpu, reconfigure that tree: ninja
-      # then rebuilds nothing (checked: "no work to do") and the whole suite runs against the
-      # nocupti configuration without compiling the library a third time (about 7 minutes).
-      # Its binaries are then nogpu's own files: only tests registered otherwise than nogpu
-      # registered them, and those of label cmake_project, can have another outcome.
+      # then rebuilds nothing (checked: "no work to do"), so the library is not compiled a third
+      # time (about 7 minutes), and its binaries are nogpu's own files: only the tests its
+      # configure registers otherwise than nogpu's, and those of label cmake_project, can have
+      # another outcome, and only they run. Without nogpu's tree, the whole suite runs.
       if [ -f "$root/build-nogpu/.perfgate-nogpu-this-run" ]; then
         before="$(mktemp)" after="$(mktemp)"
         ctest --test-dir "$root/build-nogpu" --show-only=json-v1 >"$before"
@@ -205,9 +205,9 @@ for config in $configs; do
        exit 2 ;;
   esac
 done
-# Fuzzing smoke: every reader's libFuzzer harness for 5 s (ASan + UBSan, clang; about 5 min with
-# the sanitizer build; 5 s, not 10: a fresh-clone CI took 28 min 04 s with 10 s per harness on
-# the 2-core VM, 2 min from the budget, and the long runs are scripts/fuzz.sh's, docs/fuzzing.md).
+# Fuzzing smoke: every reader's libFuzzer harness for 2 s (ASan + UBSan, clang), built at -O0 in
+# a folder of its own (about 5 min from an empty compiler cache; -O1 took 9); the long runs are
+# scripts/fuzz.sh's at -O1, docs/fuzzing.md.
 # PERFGATE_FUZZ_SMOKE=0 leaves it out; no clang: skipped with the reason.
 if [ "${PERFGATE_FUZZ_SMOKE:-1}" != 0 ]; then
   echo "==> fuzz smoke"
