@@ -15,11 +15,11 @@ namespace perfgate {
 
 namespace {
 
-using key = std::pair<std::string, bound_class>;
+using figure_key = std::pair<std::string, bound_class>;
 
-const std::map<key, measured_accuracy>& figures() {
-  static const std::map<key, measured_accuracy> table = [] {
-    std::map<key, measured_accuracy> t;
+const std::map<figure_key, measured_accuracy>& figures() {
+  static const std::map<figure_key, measured_accuracy> table = [] {
+    std::map<figure_key, measured_accuracy> t;
     for (const auto& file : detail::builtin_accuracy_files()) {
       const std::string name = "perfgate/model/" + std::string(file.name);
       const auto doc = detail::json_fields::parse(file.text, name);
