@@ -9,5 +9,8 @@ if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; th
   export CMAKE_C_COMPILER_LAUNCHER="$launch" CMAKE_CXX_COMPILER_LAUNCHER="$launch" \
     CMAKE_CUDA_COMPILER_LAUNCHER="$launch" CMAKE_HIP_COMPILER_LAUNCHER="$launch"
   export CCACHE_DIR="${CCACHE_DIR:-$root/build-ccache}" CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+  # The tests compile with a precompiled header (tests/CMakeLists.txt): ccache caches the header
+  # and the sources using it only with this sloppiness (its manual, "Precompiled headers").
+  export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
   echo "==> compiler cache: ccache in $CCACHE_DIR"
 fi

@@ -206,8 +206,8 @@ for config in $configs; do
   esac
 done
 # Fuzzing smoke: every reader's libFuzzer harness for 2 s (ASan + UBSan, clang), built at -O0 in
-# a folder of its own (about 4 min from an empty compiler cache, unity build; -O1 took 9); the long runs are
-# scripts/fuzz.sh's at -O1, docs/fuzzing.md.
+# a folder of its own (about 4 min from an empty compiler cache, unity build; -O1 took 9); the
+# long runs are scripts/fuzz.sh's at -O1, docs/fuzzing.md.
 # PERFGATE_FUZZ_SMOKE=0 leaves it out; no clang: skipped with the reason.
 if [ "${PERFGATE_FUZZ_SMOKE:-1}" != 0 ]; then
   echo "==> fuzz smoke"

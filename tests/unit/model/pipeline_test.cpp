@@ -13,9 +13,9 @@
 
 namespace {
 namespace pl = perfgate::pipeline;
-constexpr pl::latency fadd{1, 18}; // Fermi (Table II)
+constexpr pl::latency fermi_fadd{1, 18}; // Fermi (Table II); glibc declares ::fadd
 
-pl::instruction op(std::string name, std::vector<std::size_t> deps, pl::latency l = fadd,
+pl::instruction op(std::string name, std::vector<std::size_t> deps, pl::latency l = fermi_fadd,
                    pl::unit u = pl::unit::alu) {
   pl::instruction in;
   in.op = std::move(name);
@@ -27,15 +27,15 @@ pl::instruction op(std::string name, std::vector<std::size_t> deps, pl::latency 
 } // namespace
 
 TEST(PipelineSimulator, GroupsBeyondTheOccupancyLimitWaitForAFreeSlot) {
-  const auto g = pl::dependent_chain(fadd, 10);
+  const auto g = pl::dependent_chain(fermi_fadd, 10);
   pl::sim_config c;
   c.groups = 3;
   c.resident_groups = 1;
   EXPECT_EQ(pl::simulate(g, c).cycles, 3 * 180.0); // one after the other
   c.resident_groups = 3;
-  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fadd, 10, 3)); // side by side
+  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fermi_fadd, 10, 3)); // side by side
   c.resident_groups = 8; // admits min(M, N) groups, not M + 1
-  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fadd, 10, 3));
+  EXPECT_EQ(pl::simulate(g, c).cycles, pl::eq1_cycles(fermi_fadd, 10, 3));
   EXPECT_EQ(pl::simulate(g, c).instructions, 30U);
 }
 
@@ -94,12 +94,12 @@ TEST(PipelineSimulator, IssueWidthLimitsInstructionsPerCycleOverAllPipelines) {
 TEST(PipelineSimulator, UtilisationOfTheBusiestPipelineDecidesLatencyBound) {
   pl::sim_config c;
   c.warps_per_group = 48;
-  const auto r = pl::simulate(pl::dependent_chain(fadd, 256), c);
+  const auto r = pl::simulate(pl::dependent_chain(fermi_fadd, 256), c);
   EXPECT_EQ(r.busiest, pl::unit::alu);
   EXPECT_DOUBLE_EQ(r.utilisation, 256.0 * 48 / 12305);
   EXPECT_FALSE(r.latency_bound);
   c.warps_per_group = 2;
-  EXPECT_TRUE(pl::simulate(pl::dependent_chain(fadd, 256), c).latency_bound);
+  EXPECT_TRUE(pl::simulate(pl::dependent_chain(fermi_fadd, 256), c).latency_bound);
 }
 
 TEST(PipelineSimulator, RefusesWhatItCannotSimulate) {
@@ -117,12 +117,12 @@ TEST(PipelineSimulator, RefusesWhatItCannotSimulate) {
   EXPECT_THROW((void)pl::simulate(g, {}), perfgate::usage_error);
   pl::sim_config none;
   none.resident_groups = 0;
-  EXPECT_THROW((void)pl::simulate(pl::dependent_chain(fadd, 2), none), perfgate::usage_error);
+  EXPECT_THROW((void)pl::simulate(pl::dependent_chain(fermi_fadd, 2), none), perfgate::usage_error);
 }
 
 // perfgate-idg/1 and perfgate-latencies/1: what the simulate command reads.
 TEST(PipelineFiles, IdgRefusesNamingTheKey) {
-  const std::map<std::string, pl::latency, std::less<>> lat = {{"fadd", fadd}};
+  const std::map<std::string, pl::latency, std::less<>> lat = {{"fadd", fermi_fadd}};
   const auto message = [&](const std::string& instructions) {
     try {
       (void)pl::idg_from_json(
