@@ -12,8 +12,8 @@ keys at every depth and every value sits on the same side of every bound the sch
 minimum, maximum, length limit, pattern, enum and const value). Within one document such
 elements pass or fail the same checks (a keyword whose checks a shape does not decide stops the
 test); checking every one of them took 135-160 s of each CI configuration, alone on the 2-core
-VM. A control proves that a kernel without its name at the end of the largest report is still
-found.
+VM. A control proves that a kernel without its name at the end of the largest report (its kernels
+repeated past 64 where it is shorter) is still found.
 
 usage: validate_reports.py PERFGATE SOURCE_DIR BUILD_DIR WORK_DIR
 """
@@ -130,10 +130,15 @@ class Shapes:
 def control(validator, shapes, name, doc, key):
     """A copy of the report doc whose last kernel lacks a required key, reduced as every
     document is, must fail: the shape cut keeps a broken kernel wherever it is."""
-    length = len(doc["kernels"])
-    if length <= LONG:
-        sys.exit(f"{name}: the control needs more than {LONG} kernels, the report has {length}")
     broken = json.loads(json.dumps(doc))
+    # The tests that leave reports of thousands of kernels may not have run yet (CTest orders
+    # by its cost data, and a single configuration may run alone): the report's own kernels,
+    # repeated past LONG, make the long array then.
+    if not broken["kernels"]:
+        sys.exit(f"{name}: the control needs a report with kernels")
+    while len(broken["kernels"]) <= LONG:
+        broken["kernels"] += json.loads(json.dumps(broken["kernels"]))
+    length = len(broken["kernels"])
     del broken["kernels"][-1][key]
     if not any(True for _ in validator.iter_errors(shapes.reduced(broken))):
         sys.exit(f"{name}: without '{key}' in kernel {length - 1} the reduced report still "
