@@ -13,4 +13,6 @@ if command -v ccache >/dev/null && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; th
   # and the sources using it only with this sloppiness (its manual, "Precompiled headers").
   export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
   echo "==> compiler cache: ccache in $CCACHE_DIR"
+elif [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  echo "==> compiler cache: none (no ccache): each configuration compiles all of its sources"
 fi

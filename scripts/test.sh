@@ -31,16 +31,18 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 configs="${PERFGATE_TEST_CONFIGS:-default cmake4 nogpu nocupti}"
 
-# A compiler cache shared by the configurations (and the consumers the tests build).
-. "$root/scripts/ccache-env.sh"
-if [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = "$root/scripts/ccache-launch" ]; then
-  ccache --zero-stats >/dev/null
-fi
 rm -f "$root/build-nogpu/.perfgate-nogpu-this-run"
 if [[ " $configs " == *" cmake4 "* ]]; then
   "$root/scripts/install-deps.sh" --cmake4
 else
   "$root/scripts/install-deps.sh"
+fi
+# A compiler cache shared by the configurations (and the consumers the tests build). After the
+# dependencies: on a fresh machine ccache is one of them, and a launcher chosen before it was
+# there is none: every configuration then compiled everything again (a cold run of 2026-11-29).
+. "$root/scripts/ccache-env.sh"
+if [ "${CMAKE_CXX_COMPILER_LAUNCHER:-}" = "$root/scripts/ccache-launch" ]; then
+  ccache --zero-stats >/dev/null
 fi
 
 build_config() { # build_config NAME BUILD_DIR CMAKE_ARGS...
