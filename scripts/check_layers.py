@@ -4,8 +4,9 @@
 docs/architecture.md's drawing of the layers disagrees with ALLOWED below.
 
 Private headers are included by their path from perfgate/ ("model/duration_json.hpp"), public
-ones as <perfgate/NAME.hpp>; PUBLIC_HEADERS says which layer each public header belongs to, so a
-new public header must be given a layer here before the check passes.
+ones as <perfgate/NAME.hpp>. A public header belongs to the layer whose folder holds it
+(perfgate/model/include/perfgate/device.hpp is model's); perfgate/include/perfgate/ holds the
+umbrella header alone, drawn as the layer "include" above every layer it includes.
 
 usage: check_layers.py [SOURCE_ROOT]   (default: the repository this script lives in)
 """
@@ -30,30 +31,10 @@ ALLOWED = {
     "cli": {"decide", "collectors", "importers", "history", "gate", "report", "model", "util",
             "microbench"},
     "microbench": {"model", "util"},
+    # perfgate/include/perfgate/perfgate.hpp, the umbrella: every layer that has public headers
+    "include": {"importers", "gate", "report", "model", "util"},
 }
-
-PUBLIC_HEADERS = {
-    "error.hpp": "util",
-    "file_io.hpp": "util",
-    "run_meta.hpp": "util",
-    "version.hpp": "util",
-    "profile.hpp": "model",
-    "device.hpp": "model",
-    "device_identity.hpp": "model",
-    "model.hpp": "model",
-    "calibration.hpp": "model",
-    "pipeline.hpp": "model",
-    "hull.hpp": "model",
-    "statistics.hpp": "model",
-    "change_points.hpp": "model",
-    "hull_report.hpp": "report",
-    "report.hpp": "report",
-    "writers.hpp": "report",
-    "gate.hpp": "gate",
-    "compare.hpp": "gate",
-    "import.hpp": "importers",
-    "perfgate.hpp": "cli",  # the umbrella header sees everything
-}
+UMBRELLA = "perfgate.hpp"
 
 MICROBENCH_HEADERS = {"cpu_microbench.hpp", "cpu_kernels.hpp", "cpu_topology.hpp", "gpu_compat.hpp",
                       "gpu_measure.hpp", "gpu_compute.hpp", "gpu_caches.hpp", "gpu_memory.hpp",
@@ -65,10 +46,26 @@ SOURCES = (".cpp", ".hpp", ".cu", ".hip")
 
 
 def layer_of(path: pathlib.Path, lib: pathlib.Path):
-    rel = path.relative_to(lib)
-    if rel.parts[0] == "include":
-        return PUBLIC_HEADERS.get(rel.name, "?public")
-    return rel.parts[0]
+    return path.relative_to(lib).parts[0]
+
+
+def public_headers(lib: pathlib.Path):
+    """Each public header's layer (the folder above its include/perfgate/), and the errors of
+    their placement: a name public twice, a header beside the umbrella."""
+    layers, errors = {}, []
+    for header in sorted(lib.glob("*/include/perfgate/*.hpp")) + sorted(
+            lib.glob("include/perfgate/*.hpp")):
+        layer = layer_of(header, lib)
+        where = header.relative_to(lib.parent)
+        if layer == "include" and header.name != UMBRELLA:
+            errors.append(f"{where}: perfgate/include/perfgate/ holds the umbrella header alone; "
+                          "a public header goes in its layer's include/perfgate/")
+        elif header.name in layers:
+            errors.append(f"{where}: <perfgate/{header.name}> is public in two layers "
+                          f"({layers[header.name]} and {layer})")
+        else:
+            layers[header.name] = layer
+    return layers, errors
 
 
 DRAWN_LAYER = re.compile(r"^ ([a-z]+)/ ", re.M)
@@ -105,14 +102,12 @@ def main() -> int:
     lib = root / "perfgate"
     files = sorted(p for p in lib.rglob("*") if p.suffix in SOURCES)
     files += sorted(p for p in (root / "microbench").rglob("*") if p.suffix in SOURCES)
-    errors = []
+    public, errors = public_headers(lib)
     for path in files:
         me = "microbench" if path.is_relative_to(root / "microbench") else layer_of(path, lib)
         where = path.relative_to(root)
         if me not in ALLOWED:
-            errors.append(f"{where}: '{me}' is no layer; expected one of {', '.join(ALLOWED)}"
-                          + (" (give the public header a layer in PUBLIC_HEADERS)"
-                             if me == "?public" else ""))
+            errors.append(f"{where}: '{me}' is no layer; expected one of {', '.join(ALLOWED)}")
             continue
         text = path.read_text(encoding="utf-8")
         for match in INCLUDE.finditer(text):
@@ -121,9 +116,10 @@ def main() -> int:
             if bracket == "<":
                 if not name.startswith("perfgate/"):
                     continue  # system or third-party header
-                target = PUBLIC_HEADERS.get(name.removeprefix("perfgate/"))
+                target = public.get(name.removeprefix("perfgate/"))
                 if target is None:
-                    errors.append(f"{where}:{line}: <{name}> is no public header with a layer")
+                    errors.append(f"{where}:{line}: <{name}> is no public header (none in a "
+                                  "layer's include/perfgate/)")
                     continue
             elif pathlib.Path(name).name in MICROBENCH_HEADERS or name.endswith(".cu"):
                 target = "microbench"

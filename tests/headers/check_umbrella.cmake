@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Fails naming every public header <perfgate/perfgate.hpp> does not include.
-file(GLOB _headers "${INCLUDE_DIR}/*.hpp")
-file(READ "${INCLUDE_DIR}/perfgate.hpp" _umbrella)
+# LIBRARY_DIR: perfgate/, whose layers keep their public headers in LAYER/include/perfgate/.
+file(GLOB _headers "${LIBRARY_DIR}/*/include/perfgate/*.hpp")
+file(READ "${LIBRARY_DIR}/include/perfgate/perfgate.hpp" _umbrella)
 set(_missing "")
 foreach(_header IN LISTS _headers)
   get_filename_component(_name "${_header}" NAME)
