@@ -5,19 +5,25 @@ runs (scripts/record-aa-runs.py; tests/data/statistics/aa_*.json): issue 54 item
 
 For every pair of rounds i < j of the set, round i is gated and its report stored, then round j
 is gated against it (`perfgate run --collector gbench --baseline`, confirmation runs off: the
-first verdict, as a recorded profile gets it), once as recorded (A/A: the code did not change)
+first verdict, as a recorded profile gets it); with --baseline-runs K the baseline is instead
+rounds i .. i+K-1 (`perfgate baseline accept` of their K reports: their spread is what a later
+run is allowed) and j > i+K-1. Each head is gated once as recorded (A/A: the code did not change)
 and once with every time of round j multiplied by --slowdown (a true slowdown under the same
 drift). The rounds are replayed through the gbench collector by a stand-in program that writes
 the recorded times where --benchmark_out= asks, so the whole path from the collector to the
 verdict is the product's.
 
 Prints, per state and in all: the A/A pairs called SLOWER beyond the allowance (false
-significance), those called SLOWER or FASTER at all, and the slowed pairs called SLOWER beyond
-the allowance (caught). Exits 1 when more than 1 in 20 A/A pairs are called beyond the
+significance), those called SLOWER or FASTER at all, the slowed pairs called SLOWER beyond the
+allowance (caught), and the state's log spread between runs (of the run medians) and within a
+run (the median run's). Exits 1 when more than 1 in 20 A/A pairs are called beyond the
 allowance or fewer than 19 in 20 slowdowns are caught (the issue's targets), 0 otherwise.
 
 usage: bench-drift.py SET_JSON [--perfgate PATH] [--device DEVICE_JSON] [--slowdown 1.2]
-                      [--max-efficiency-drop 0.1] [--max-pairs N] [--work DIR]
+                      [--max-efficiency-drop 0.1] [--baseline-runs K] [--max-pairs N]
+                      [--min-load L] [--max-load L] [--work DIR]
+(--min-load / --max-load: only the rounds whose load average, before and after, lay within:
+the rates of a busy and of a quiet machine apart.)
 (--device: a perfgate-device/1 file of a CPU; default: `perfgate calibrate --backend cpu
 --quick` into the work folder. It only sets the roof both sides share: the ratios do not
 depend on it.)
@@ -25,8 +31,10 @@ depend on it.)
 import argparse
 import itertools
 import json
+import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -55,6 +63,20 @@ def gbench_json(rnd: dict, counters: dict, scale: float) -> dict:
             "benchmarks": benchmarks}
 
 
+def raised_roofs(device: str, out: Path) -> str:
+    """A copy of the device file with every peak 4x: the verdicts compare runs with each other
+    and do not depend on the roof, but a run that beat a roof of this machine's own calibration
+    would have the gate calibrate the machine again (20 s, and a measurement of now, not a
+    replay)."""
+    doc = json.loads(Path(device).read_text())
+    for key in ("peaks", "peaks_one_core"):
+        for name, value in (doc.get(key) or {}).items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                doc[key][name] = value * 4
+    out.write_text(json.dumps(doc))
+    return str(out)
+
+
 def gate(perfgate, device, drop, work, profile, report, baseline=None):
     cmd = [perfgate, "run", "--collector", "gbench", "--device", device, "--confirm-budget", "0",
            "--max-efficiency-drop", str(drop), "--report", str(report)]
@@ -77,6 +99,17 @@ def verdicts(report: dict) -> dict:
     return out
 
 
+def spreads(rounds: list, state: str):
+    """The log standard deviation of the state's run medians (between runs), and the median of
+    its runs' own log standard deviations (within a run)."""
+    def sd(values):
+        logs = [math.log(v) for v in values]
+        mean = sum(logs) / len(logs)
+        return math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    runs = [r["samples_ms"][state] for r in rounds if state in r["samples_ms"]]
+    return sd([statistics.median(r) for r in runs]), statistics.median(sd(r) for r in runs)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("set_json")
@@ -84,11 +117,17 @@ def main() -> int:
     ap.add_argument("--device")
     ap.add_argument("--slowdown", type=float, default=1.2)
     ap.add_argument("--max-efficiency-drop", type=float, default=0.1)
+    ap.add_argument("--baseline-runs", type=int, default=1)
     ap.add_argument("--max-pairs", type=int, default=0, help="0: every pair")
+    ap.add_argument("--min-load", type=float, default=0)
+    ap.add_argument("--max-load", type=float, default=float("inf"))
     ap.add_argument("--work")
     args = ap.parse_args()
     record = json.loads(Path(args.set_json).read_text())
-    rounds, counters = record["rounds"], record.get("counters", {})
+    counters = record.get("counters", {})
+    rounds = [r for r in record["rounds"]
+              if args.min_load <= min(r["loadavg_before"], r["loadavg_after"])
+              and max(r["loadavg_before"], r["loadavg_after"]) <= args.max_load]
     work = Path(args.work or tempfile.mkdtemp(prefix="perfgate-drift-"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "replay.sh").write_text(REPLAY)
@@ -98,17 +137,31 @@ def main() -> int:
         device = str(work / "local-cpu.json")
         subprocess.run([args.perfgate, "calibrate", "--backend", "cpu", "--quick", "-o", device],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    device = raised_roofs(device, work / "device-raised.json")
     drop = args.max_efficiency_drop
     for i, rnd in enumerate(rounds):
         for tag, scale in (("as", 1.0), ("slow", args.slowdown)):
             (work / f"round{i}-{tag}.json").write_text(json.dumps(gbench_json(rnd, counters, scale)))
         gate(args.perfgate, device, drop, work, work / f"round{i}-as.json", work / f"base{i}.json")
-    pairs = list(itertools.combinations(range(len(rounds)), 2))
+    k = args.baseline_runs
+    if k < 1 or k >= len(rounds):
+        sys.exit(f"bench-drift: --baseline-runs {k} needs more than {k} rounds ({len(rounds)})")
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(rounds)), 2) if j >= i + k]
     if args.max_pairs and len(pairs) > args.max_pairs:
         pairs = sorted(random.Random(54).sample(pairs, args.max_pairs))
+    baselines = {}
+    for i in sorted({i for i, _ in pairs}):
+        if k == 1:
+            baselines[i] = work / f"base{i}.json"
+            continue
+        baselines[i] = work / f"baseline{i}-{k}.json"
+        subprocess.run([args.perfgate, "baseline", "accept",
+                        *[str(work / f"base{r}.json") for r in range(i, i + k)],
+                        "-o", str(baselines[i])], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
     tally = {}  # state -> [pairs, A/A beyond, A/A any, slowed caught]
     for i, j in pairs:
-        base = work / f"base{i}.json"
+        base = baselines[i]
         same = verdicts(gate(args.perfgate, device, drop, work, work / f"round{j}-as.json",
                              work / "head.json", base))
         slow = verdicts(gate(args.perfgate, device, drop, work, work / f"round{j}-slow.json",
@@ -120,14 +173,18 @@ def main() -> int:
             t[2] += kind in ("SLOWER", "FASTER")
             skind, sbeyond = slow.get(state, ("", False))
             t[3] += skind == "SLOWER" and sbeyond
-    print(f"{args.set_json}: {len(rounds)} rounds, {len(pairs)} pairs, allowance "
+    print(f"{args.set_json}: {len(rounds)} rounds (load average {args.min_load:g} to "
+          f"{args.max_load:g}), {len(pairs)} pairs, baseline of {k} run(s), "
+          f"allowance "
           f"{1 / (1 - drop):.3f}x, slowdown {args.slowdown}x")
     print(f"{'state':<20} {'pairs':>6} {'A/A beyond':>11} {'A/A signif.':>12} "
-          f"{'slow caught':>12}")
+          f"{'slow caught':>12} {'between':>8} {'within':>7}")
     total = [0, 0, 0, 0]
     for state, t in tally.items():
         total = [a + b for a, b in zip(total, t)]
-        print(f"{state:<20} {t[0]:>6} {t[1]:>11} {t[2]:>12} {t[3]:>12}")
+        between, within = spreads(rounds, state)
+        print(f"{state:<20} {t[0]:>6} {t[1]:>11} {t[2]:>12} {t[3]:>12} {between:>8.3f} "
+              f"{within:>7.3f}")
     n = max(total[0], 1)
     print(f"{'all':<20} {total[0]:>6} {total[1]:>11} {total[2]:>12} {total[3]:>12}")
     print(f"false significance beyond the allowance {100 * total[1] / n:.1f}% (target <= 5%), "
