@@ -154,7 +154,8 @@ TEST(GbenchImporter, MultiThreadedTimeIsOneIterationOfAllThreads) {
   EXPECT_DOUBLE_EQ(*all.time_s, 2 * 8.740511999998748e-3);
   EXPECT_NEAR(*all.time_s / 17.221042261904763e-3, 1.0, 0.05);
   EXPECT_EQ(all.work->bytes, 2 * p.kernels[0].work->bytes); // summed over the threads
-  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 15.72113286668658e-3);
+  // One thread, Google Benchmark's default clock: the thread's CPU time, not the real 15.721 ms.
+  EXPECT_DOUBLE_EQ(*p.kernels[0].time_s, 15.64888563333333e-3);
 }
 
 // Found by fuzz_gbench_json (tests/data/fuzz-regressions): write bytes without perfgate_bytes.
@@ -261,6 +262,44 @@ TEST(GbenchImporter, StandardCountersGiveTheBytesOfOneIteration) {
   EXPECT_EQ(declared.work->fp64_flops, 2.0 * (1 << 23));
   // neither
   EXPECT_FALSE(kernel("BM_no_work").work);
+}
+
+// The clock each repetition is timed on is Google Benchmark's own: the thread's CPU time for a
+// benchmark on its default clock, real_time for UseRealTime / UseManualTime (and T x real_time
+// for T threads). standard_counters.json was recorded on a busy VM: the single-thread copy had
+// its core for 61% of its real time (11.098 ms real, 6.800 ms CPU), and its bytes_per_second
+// (over the CPU time) gives 19.7 GB/s, the rate of the time it is judged on.
+TEST(GbenchImporter, EachBenchmarkIsTimedOnGoogleBenchmarksClockForIt) {
+  const auto p = perfgate::import_profile(std::string(PERFGATE_TEST_DATA_DIR) +
+                                          "/gbench/standard_counters.json");
+  auto time_of = [&](const std::string& name) {
+    for (const auto& k : p.kernels) {
+      if (k.name == name) {
+        return *k.time_s;
+      }
+    }
+    ADD_FAILURE() << name;
+    return 0.0;
+  };
+  EXPECT_DOUBLE_EQ(time_of("BM_copy"), 6800146.775e-9);                  // cpu_time
+  EXPECT_DOUBLE_EQ(time_of("BM_copy/real_time"), 12024984.666620892e-9); // real_time
+  EXPECT_DOUBLE_EQ(time_of("BM_copy/threads:2"), 2 * 7669565.541669322e-9);
+  EXPECT_NEAR(2.0 * 8 * (1 << 23) / time_of("BM_copy") / 1e9, 19.7, 0.05);
+
+  // A file without cpu_time (not Google Benchmark's own writing) is timed on real_time; a
+  // cpu_time Google Benchmark wrote as NaN refuses the benchmark, naming the key.
+  const std::string text = R"({"context": {}, "benchmarks": [
+    {"name": "BM_a", "run_name": "BM_a", "run_type": "iteration", "threads": 1,
+     "real_time": 12.5, "time_unit": "ms", "perfgate_bytes": 2e8},
+    {"name": "BM_b", "run_name": "BM_b", "run_type": "iteration", "threads": 1,
+     "real_time": 12.5, "cpu_time": NaN, "time_unit": "ms", "perfgate_bytes": 2e8}]})";
+  const auto q = perfgate::import_profile_text(text, "g.json");
+  ASSERT_EQ(q.kernels.size(), 1U);
+  EXPECT_DOUBLE_EQ(*q.kernels[0].time_s, 12.5e-3);
+  ASSERT_EQ(q.tool_errors.size(), 1U);
+  EXPECT_NE(q.tool_errors[0].find("\"BM_b\": its \"cpu_time\" is NaN or infinite"),
+            std::string::npos)
+      << q.tool_errors[0];
 }
 
 // Bytes without operations are judged against the memory roof alone: no operation count is made
