@@ -21,9 +21,13 @@ allowance or fewer than 19 in 20 slowdowns are caught (the issue's targets), 0 o
 
 usage: bench-drift.py SET_JSON [--perfgate PATH] [--device DEVICE_JSON] [--slowdown 1.2]
                       [--max-efficiency-drop 0.1] [--baseline-runs K] [--max-pairs N]
-                      [--min-load L] [--max-load L] [--work DIR]
-(--min-load / --max-load: only the rounds whose load average, before and after, lay within:
-the rates of a busy and of a quiet machine apart.)
+                      [--min-load L] [--max-load L] [--min-others S] [--max-others S]
+                      [--work DIR]
+(--min-load / --max-load: only the rounds whose load average, before and after, lay within;
+--min-others / --max-others: only those whose others' share of the CPU time over the run lay
+within: the rates of a busy and of a quiet machine apart. A set with the repetitions' CPU
+times replays them as cpu_time, the clock the gate times these benchmarks on; the spread
+columns are of that clock's times.)
 (--device: a perfgate-device/1 file of a CPU; default: `perfgate calibrate --backend cpu
 --quick` into the work folder. It only sets the roof both sides share: the ratios do not
 depend on it.)
@@ -50,14 +54,17 @@ for a in "$@"; do case "$a" in --benchmark_out=*) cp "$src" "${a#--benchmark_out
 
 
 def gbench_json(rnd: dict, counters: dict, scale: float) -> dict:
-    """A round as Google Benchmark writes it: one entry per repetition, times in ms."""
+    """A round as Google Benchmark writes it: one entry per repetition, times in ms (its
+    recorded CPU times where the set has them; a set recorded before them gives real_time for
+    both, the clock perfgate then timed on)."""
     benchmarks = []
     for state, times in rnd["samples_ms"].items():
-        for i, t in enumerate(times):
+        cpu = rnd.get("cpu_samples_ms", {}).get(state, times)
+        for i, (t, c) in enumerate(zip(times, cpu)):
             benchmarks.append({
                 "name": state, "run_name": state, "run_type": "iteration",
                 "repetitions": len(times), "repetition_index": i, "threads": 1,
-                "iterations": 1, "real_time": t * scale, "cpu_time": t * scale,
+                "iterations": 1, "real_time": t * scale, "cpu_time": c * scale,
                 "time_unit": "ms", **counters.get(state, {})})
     return {"context": {"date": rnd["start_utc"], "num_cpus": 2, "library_build_type": "release"},
             "benchmarks": benchmarks}
@@ -99,14 +106,14 @@ def verdicts(report: dict) -> dict:
     return out
 
 
-def spreads(rounds: list, state: str):
+def spreads(rounds: list, state: str, key: str):
     """The log standard deviation of the state's run medians (between runs), and the median of
-    its runs' own log standard deviations (within a run)."""
+    its runs' own log standard deviations (within a run), of the times under `key`."""
     def sd(values):
         logs = [math.log(v) for v in values]
         mean = sum(logs) / len(logs)
         return math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
-    runs = [r["samples_ms"][state] for r in rounds if state in r["samples_ms"]]
+    runs = [r[key][state] for r in rounds if state in r.get(key, {})]
     return sd([statistics.median(r) for r in runs]), statistics.median(sd(r) for r in runs)
 
 
@@ -121,13 +128,22 @@ def main() -> int:
     ap.add_argument("--max-pairs", type=int, default=0, help="0: every pair")
     ap.add_argument("--min-load", type=float, default=0)
     ap.add_argument("--max-load", type=float, default=float("inf"))
+    ap.add_argument("--min-others", type=float, default=0)
+    ap.add_argument("--max-others", type=float, default=1)
     ap.add_argument("--work")
     args = ap.parse_args()
     record = json.loads(Path(args.set_json).read_text())
     counters = record.get("counters", {})
     rounds = [r for r in record["rounds"]
               if args.min_load <= min(r["loadavg_before"], r["loadavg_after"])
-              and max(r["loadavg_before"], r["loadavg_after"]) <= args.max_load]
+              and max(r["loadavg_before"], r["loadavg_after"]) <= args.max_load
+              and args.min_others <= r.get("others_cpu_share", 0) <= args.max_others]
+    if (args.min_others > 0 or args.max_others < 1) and \
+            any("others_cpu_share" not in r for r in record["rounds"]):
+        sys.exit("bench-drift: --min-others / --max-others need a set that recorded "
+                 "others_cpu_share")
+    # The clock the gate times these benchmarks on: the CPU time where the set recorded it.
+    clock = "cpu_samples_ms" if all("cpu_samples_ms" in r for r in rounds) else "samples_ms"
     work = Path(args.work or tempfile.mkdtemp(prefix="perfgate-drift-"))
     work.mkdir(parents=True, exist_ok=True)
     (work / "replay.sh").write_text(REPLAY)
@@ -174,7 +190,9 @@ def main() -> int:
             skind, sbeyond = slow.get(state, ("", False))
             t[3] += skind == "SLOWER" and sbeyond
     print(f"{args.set_json}: {len(rounds)} rounds (load average {args.min_load:g} to "
-          f"{args.max_load:g}), {len(pairs)} pairs, baseline of {k} run(s), "
+          f"{args.max_load:g}, others' CPU share {args.min_others:g} to {args.max_others:g}), "
+          f"{len(pairs)} pairs, baseline of {k} run(s), "
+          f"timed on {'CPU' if clock == 'cpu_samples_ms' else 'real'} time, "
           f"allowance "
           f"{1 / (1 - drop):.3f}x, slowdown {args.slowdown}x")
     print(f"{'state':<20} {'pairs':>6} {'A/A beyond':>11} {'A/A signif.':>12} "
@@ -182,7 +200,7 @@ def main() -> int:
     total = [0, 0, 0, 0]
     for state, t in tally.items():
         total = [a + b for a, b in zip(total, t)]
-        between, within = spreads(rounds, state)
+        between, within = spreads(rounds, state, clock)
         print(f"{state:<20} {t[0]:>6} {t[1]:>11} {t[2]:>12} {t[3]:>12} {between:>8.3f} "
               f"{within:>7.3f}")
     n = max(total[0], 1)
