@@ -20,6 +20,9 @@ namespace {
 
 using numbers = std::map<std::string, double, std::less<>>;
 
+// A real time this much longer than the CPU time it was timed on is worth a note.
+constexpr double cpu_time_note_ratio = 1.05;
+
 // One kernel's findings so far, by severity, in the order found.
 struct findings {
   std::vector<finding> failures, warnings, notes;
@@ -479,6 +482,26 @@ findings clock_notes(const kernel_report& k, const prediction& p, const device& 
   return out;
 }
 
+// A benchmark timed on its thread's CPU time (Google Benchmark's default clock) whose real time
+// was longer: the thread lacked a core part of the time, because others had it (a busy runner:
+// the CPU time is what the work took) or because the benchmark waits (a GPU, other threads:
+// then its CPU time leaves the wait out). An explanation, never a verdict; below 5% it is the
+// clocks' own difference.
+findings cpu_clock_note(const kernel_report& k, const finding_context& said) {
+  findings out;
+  if (!k.measured || !k.measured->real_time_s || k.measured->time_s <= 0) {
+    return out;
+  }
+  const double cpu_s =
+      k.measured->time_s / static_cast<double>(std::max<std::uint64_t>(k.invocations, 1));
+  const double real_s = *k.measured->real_time_s;
+  if (real_s > cpu_time_note_ratio * cpu_s) {
+    out.notes.push_back(
+        found("timed_on_cpu_time", {{"cpu_time_s", cpu_s}, {"real_time_s", real_s}}, said));
+  }
+  return out;
+}
+
 // The efficiency on the local device; throws where the measured time is too small to give one
 // JSON can hold.
 double efficiency_of(const kernel_report& k, const prediction& p) {
@@ -530,6 +553,7 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
                             c.p.one_core, k.measured->time_s / static_cast<double>(k.invocations)));
   }
   all.add(clock_notes(k, c.p, r.devices.front()));
+  all.add(cpu_clock_note(k, c.said()));
   for (auto* f : {&lead, &all}) {
     if (f->suite_part) {
       suite.push_back(std::move(*f->suite_part));

@@ -209,6 +209,7 @@ std::string_view sample_clock(const json_fields& b, const std::string& name,
 
 struct benchmark_runs {
   std::vector<double> times_s;
+  std::vector<double> real_times_s; ///< beside CPU times_s: the same repetitions' real_time
   std::uint64_t threads = 1;
   std::optional<declared_work> work;
 };
@@ -277,6 +278,9 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
                         " is below the smallest normal double in seconds (2.2e-308 s)");
     }
     r.times_s.push_back(time_s);
+    if (clock == "cpu_time") {
+      r.real_times_s.push_back(b.positive("real_time") * seconds_per(b));
+    }
     r.threads = threads;
     no_unknown_declaration(b);
     auto tensor_ops = declared_tensor_ops(b);
@@ -338,6 +342,9 @@ profile import_gbench_json(std::string_view text, const std::string& file) {
     k.threads = r.threads;
     k.duration = duration_stats::from_samples(r.times_s);
     k.time_s = k.duration->median_s;
+    if (!r.real_times_s.empty()) {
+      k.real_time_s = duration_stats::from_samples(r.real_times_s).median_s;
+    }
     p.kernels.push_back(std::move(k));
   }
   return p;

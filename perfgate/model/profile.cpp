@@ -156,6 +156,9 @@ std::string profile_to_json(const profile& p) {
     if (k.sm_clock_mhz) {
       jk["sm_clock_mhz"] = *k.sm_clock_mhz;
     }
+    if (k.real_time_s) {
+      jk["real_time_s"] = *k.real_time_s;
+    }
     if (!k.clock_limits.empty()) {
       jk["clock_limits"] = k.clock_limits;
     }
@@ -173,8 +176,8 @@ constexpr std::string_view profile_keys[] = {"schema", "$schema", "source", "dev
 constexpr std::string_view source_keys[] = {"format", "file"};
 constexpr std::string_view device_keys[] = {"name", "warp_size"};
 constexpr std::string_view kernel_keys[] = {
-    "name",     "invocations",   "counters",     "launch",      "duration",
-    "time_s",   "threads",       "declared_work", "sm_clock_mhz", "clock_limits"};
+    "name",    "invocations",   "counters",     "launch",       "duration",   "time_s",
+    "threads", "declared_work", "sm_clock_mhz", "clock_limits", "real_time_s"};
 constexpr std::string_view launch_keys[] = {"grid", "block"};
 constexpr std::string_view duration_keys[] = {"samples", "mean_s",   "median_s", "min_s",
                                               "max_s",   "stddev_s", "samples_s", "total_s"};
@@ -276,6 +279,9 @@ kernel_profile read_kernel(const detail::json_fields& jk) {
   }
   if (jk.has("sm_clock_mhz")) {
     k.sm_clock_mhz = jk.positive("sm_clock_mhz");
+  }
+  if (jk.has("real_time_s")) {
+    k.real_time_s = jk.positive("real_time_s");
   }
   if (jk.has("clock_limits")) {
     k.clock_limits = jk.strings("clock_limits");

@@ -603,15 +603,10 @@ const std::map<std::string_view, writer, std::less<>>& hull_and_clock_writers() 
                 ": the class, f or the device data is wrong";
        }},
       {"hull_slower_than_band",
-       [](const finding& f) {
-         return past_band(f, "more than") + " past it";
-       }},
+       [](const finding& f) { return past_band(f, "more than") + " past it"; }},
       {"hull_within_band",
        [](const finding& f) { return per_invocation(f) + ", within " + hull_band(f); }},
-      {"hull_within_tolerance",
-       [](const finding& f) {
-         return past_band(f, "within");
-       }},
+      {"hull_within_tolerance", [](const finding& f) { return past_band(f, "within"); }},
       {"clock_scaled",
        [](const finding& f) {
          const std::string scaled = "compute roof scaled by " + fixed(num(f, "clock_scale"), 3);
@@ -624,6 +619,15 @@ const std::map<std::string_view, writer, std::less<>>& hull_and_clock_writers() 
        }},
       {"clocks_held_down",
        [](const finding& f) { return "clocks held down by: " + list(f, "clock_limits"); }},
+      {"timed_on_cpu_time",
+       [](const finding& f) {
+         const double cpu = num(f, "cpu_time_s"), real = num(f, "real_time_s");
+         return "timed on its thread's CPU time, " + duration(cpu) +
+                " (Google Benchmark's clock for it); its real time was " + duration(real) +
+                ": the thread had a core " + fixed(100 * cpu / real, 0) +
+                "% of it, so others took the rest (a busy machine) or the benchmark waits (for "
+                "a GPU or other threads: then UseRealTime() or UseManualTime())";
+       }},
   };
   return table;
 }

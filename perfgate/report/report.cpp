@@ -133,6 +133,7 @@ report predict_report(const profile& p, const std::vector<device>& devices,
       m.noise = k.relative_noise;
       m.device = k.device_name;
       m.sm_clock_mhz = k.sm_clock_mhz;
+      m.real_time_s = k.real_time_s;
       m.clock_limits = k.clock_limits;
       kr.measured = std::move(m);
     }

@@ -290,6 +290,9 @@ measurement read_measurement(const json_fields& m) {
   if (m.has("sm_clock_mhz")) {
     meas.sm_clock_mhz = m.positive("sm_clock_mhz");
   }
+  if (m.has("real_time_s")) {
+    meas.real_time_s = m.positive("real_time_s");
+  }
   if (m.has("clock_limits")) {
     meas.clock_limits = m.strings("clock_limits");
   }

@@ -139,6 +139,9 @@ json measured_json(const std::optional<measurement>& m) {
   if (m->sm_clock_mhz) {
     j["sm_clock_mhz"] = *m->sm_clock_mhz;
   }
+  if (m->real_time_s) {
+    j["real_time_s"] = *m->real_time_s;
+  }
   if (!m->clock_limits.empty()) {
     j["clock_limits"] = m->clock_limits;
   }

@@ -646,6 +646,29 @@ TEST(Gate, ClockScaleAndLimitsAreExplained) {
   EXPECT_NEAR(number(r, "clock_scaled", "clock_scale"), 0.712, 5e-4);
 }
 
+// A Google Benchmark benchmark timed on its thread's CPU time: a real time more than 5% longer
+// is told as a note (others had the core, or the benchmark waits) and decides nothing; 4% is
+// the clocks' own difference and says nothing.
+TEST(Gate, ARealTimeLongerThanTheCpuTimeItWasTimedOnIsANote) {
+  perfgate::gate_policy policy;
+  perfgate::gate_measurements measured;
+  policy.min_efficiency = 0.5;
+  auto r = clocked(1980, {});
+  const double cpu_s = r.kernels[0].measured->time_s;
+  r.kernels[0].measured->real_time_s = 1.04 * cpu_s;
+  perfgate::apply_gate(r, policy, measured);
+  EXPECT_FALSE(has_code(r, "timed_on_cpu_time"));
+  const auto status = r.kernels[0].result.status;
+
+  r = clocked(1980, {});
+  r.kernels[0].measured->real_time_s = 1.64 * cpu_s;
+  perfgate::apply_gate(r, policy, measured);
+  EXPECT_EQ(severity(r, "timed_on_cpu_time"), perfgate::verdict_status::pass);
+  EXPECT_DOUBLE_EQ(number(r, "timed_on_cpu_time", "cpu_time_s"), cpu_s);
+  EXPECT_DOUBLE_EQ(number(r, "timed_on_cpu_time", "real_time_s"), 1.64 * cpu_s);
+  EXPECT_EQ(r.kernels[0].result.status, status);
+}
+
 TEST(Gate, ClockNotesDoNotDecideTheVerdict) {
   perfgate::gate_policy policy;
   perfgate::gate_measurements measured;

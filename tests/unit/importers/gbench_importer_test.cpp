@@ -285,6 +285,17 @@ TEST(GbenchImporter, EachBenchmarkIsTimedOnGoogleBenchmarksClockForIt) {
   EXPECT_DOUBLE_EQ(time_of("BM_copy/real_time"), 12024984.666620892e-9); // real_time
   EXPECT_DOUBLE_EQ(time_of("BM_copy/threads:2"), 2 * 7669565.541669322e-9);
   EXPECT_NEAR(2.0 * 8 * (1 << 23) / time_of("BM_copy") / 1e9, 19.7, 0.05);
+  // The real time stays beside a CPU time (and only there), through a perfgate-profile file.
+  const auto again = perfgate::profile_from_json(perfgate::profile_to_json(p), "again.json");
+  for (const auto* profile : {&p, &again}) {
+    for (const auto& k : profile->kernels) {
+      if (k.name == "BM_copy") {
+        EXPECT_DOUBLE_EQ(k.real_time_s.value_or(0), 11097857.725007998e-9);
+      } else if (k.name == "BM_copy/real_time" || k.name == "BM_copy/threads:2") {
+        EXPECT_FALSE(k.real_time_s) << k.name;
+      }
+    }
+  }
 
   // A file without cpu_time (not Google Benchmark's own writing) is timed on real_time; a
   // cpu_time Google Benchmark wrote as NaN refuses the benchmark, naming the key.

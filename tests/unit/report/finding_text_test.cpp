@@ -391,6 +391,12 @@ std::vector<row> rows() {
        "the kernel ran at another SM clock than h100-sxm's peaks hold at: compute roof scaled by "
        "0.712"},
       {held, "clocks held down by: sw_power_cap"},
+      // standard_counters.json's BM_copy, recorded on a busy VM
+      {on("timed_on_cpu_time", {{"cpu_time_s", 6.800146775e-3}, {"real_time_s", 11.097857725e-3}}),
+       "timed on its thread's CPU time, 6.800 ms (Google Benchmark's clock for it); its real time "
+       "was 11.098 ms: the thread had a core 61% of it, so others took the rest (a busy machine) "
+       "or the benchmark waits (for a GPU or other threads: then UseRealTime() or "
+       "UseManualTime())"},
   };
 }
 

@@ -147,6 +147,11 @@ struct kernel_profile {
   /// timed launches for a profiler, the median time of one iteration for a benchmark.
   std::optional<double> time_s;
   std::uint64_t threads = 0; ///< CPU threads the benchmark ran on (0: unknown or a GPU kernel)
+  /// Where time_s is the CPU time of the benchmark's thread (Google Benchmark's clock for a
+  /// benchmark that uses neither real nor manual time): the median real time of one iteration
+  /// over the same repetitions, which a busy machine (or a benchmark that waits) makes longer.
+  /// Absent where time_s is itself the real time.
+  std::optional<double> real_time_s;
   std::optional<declared_work> work; ///< declared work, when the source declares it
   /// Mean SM clock while the kernel ran (MHz), when the collector measured it (CUPTI's
   /// sm__cycles_elapsed.avg.per_second, Nsight Compute's, or NVML sampled at launch).

@@ -33,6 +33,9 @@ struct measurement {
   /// The GPU the kernel ran on where the profile's kernels ran on several (empty: the profile's).
   std::string device;
   std::optional<double> sm_clock_mhz;    ///< mean SM clock while the kernel ran, when measured
+  /// The median real time of one invocation where time_s is the thread's CPU time (Google
+  /// Benchmark's default clock; kernel_profile::real_time_s); absent where time_s is real time.
+  std::optional<double> real_time_s;
   std::vector<std::string> clock_limits; ///< why the clocks were held down (NVML reasons)
 };
 
