@@ -43,6 +43,7 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
                         [BASELINE <report.json>]
                         [MAX_EFFICIENCY_DROP <0..0.99>]
                         [CONFIDENCE <0.5..0.9999>]
+                        [RUN_SPREAD <0..1>]
                         [REPETITIONS <n>]
                         [TARGET_CI <fraction>]
                         [TIME_BUDGET <seconds>]
@@ -141,6 +142,14 @@ requires. Its result, ``<build>/perfgate/local-<backend>.json``, is reused until
     statistical (docs/statistics.md): SLOWER beyond the drop with ``CONFIDENCE`` (default
     ``0.95``) fails, AMBIGUOUS (the samples allow a drop on either side of it) warns and says how
     many samples would settle it, SAME, FASTER and SLOWER within the drop pass.
+
+  ``RUN_SPREAD <0..1>``
+    How far runs of unchanged code spread on the runner that gates: the log standard deviation
+    of their medians (``0.05``: about 5%), as ``scripts/bench-drift.py`` measures it on recorded
+    A/A runs. A comparison with a ``BASELINE`` of one run carries it (both runs' unknown run
+    effects), one with several runs no less than theirs. Default ``0``: the repetitions' own
+    spread alone, which on a drifting runner is sure of differences that are the runs'
+    (docs/statistics.md).
 
   ``REPETITIONS <n>``
     Google Benchmark repetitions per benchmark (``--benchmark_repetitions``). Default ``5``.
@@ -531,6 +540,10 @@ function(_perfgate_check_budgets name args out_timeout)
     _perfgate_check_number(${name} CONFIDENCE "${${args}_CONFIDENCE}" 0.5 0.9999)
     _perfgate_warn_without_baseline(${name} CONFIDENCE "${${args}_BASELINE}")
   endif()
+  if(DEFINED ${args}_RUN_SPREAD)
+    _perfgate_check_number(${name} RUN_SPREAD "${${args}_RUN_SPREAD}" 0 1)
+    _perfgate_warn_without_baseline(${name} RUN_SPREAD "${${args}_BASELINE}")
+  endif()
   if(DEFINED ${args}_REPETITIONS)
     if(NOT ${args}_REPETITIONS MATCHES "^[1-9][0-9]*$" OR ${args}_REPETITIONS GREATER 1000)
       _perfgate_fail(${name} "REPETITIONS expects a whole number from 1 to 1000, got "
@@ -643,6 +656,7 @@ function(_perfgate_run_command out_command args target perfgate where devices)
     list(APPEND command --baseline "${${args}_BASELINE}")
     _perfgate_forward(command ${args} MAX_EFFICIENCY_DROP --max-efficiency-drop)
     _perfgate_forward(command ${args} CONFIDENCE --confidence)
+    _perfgate_forward(command ${args} RUN_SPREAD --run-spread)
   endif()
   _perfgate_forward(command ${args} REPETITIONS --repetitions)
   _perfgate_forward(command ${args} CONFIRM_BUDGET --confirm-budget)
@@ -682,7 +696,7 @@ function(_perfgate_ab_command out_command name args strict base_binary target pe
   list(GET where 3 report)
   list(GET where 4 timeout)
   foreach(single MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND BASELINE TARGET_CI TIME_BUDGET
-                 CONFIRM_BUDGET AB_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES)
+                 CONFIRM_BUDGET AB_BUDGET HULL_SPECIES PIPELINE_IDG PIPELINE_LATENCIES RUN_SPREAD)
     if(DEFINED ${args}_${single} AND strict)
       _perfgate_fail(${name} "AB_BASE_BINARY compares two builds: ${single} is a criterion of "
                      "one build's gate (perfgate run), not of perfgate ab")
@@ -741,7 +755,7 @@ function(add_perf_prediction target)
   set(options KEEP_WARM_UP FLUSH_L2 NO_COUNTER_CACHE)
   set(one_value NAME COLLECTOR PROFILE KERNELS MIN_EFFICIENCY MAX_EFFICIENCY EXPECT_BOUND
       BASELINE MAX_EFFICIENCY_DROP REPORT_DIR TIMEOUT HULL_SPECIES HULL_F HULL_TOLERANCE
-      HULL_ELEMENT_BYTES CONFIDENCE REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY
+      HULL_ELEMENT_BYTES CONFIDENCE RUN_SPREAD REPETITIONS TARGET_CI TIME_BUDGET CONFIRM_BUDGET AB_BUDGET AB_BASE_BINARY
       LOCAL_DEVICE PIPELINE_LATENCIES)
   set(multi_value ARGS DEVICES LABELS PIPELINE_IDG)
   cmake_parse_arguments(PARSE_ARGV 1 arg "${options}" "${one_value}" "${multi_value}")

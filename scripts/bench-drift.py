@@ -20,7 +20,8 @@ run (the median run's). Exits 1 when more than 1 in 20 A/A pairs are called beyo
 allowance or fewer than 19 in 20 slowdowns are caught (the issue's targets), 0 otherwise.
 
 usage: bench-drift.py SET_JSON [--perfgate PATH] [--device DEVICE_JSON] [--slowdown 1.2]
-                      [--max-efficiency-drop 0.1] [--baseline-runs K] [--max-pairs N]
+                      [--max-efficiency-drop 0.1] [--baseline-runs K] [--run-spread S]
+                      [--max-pairs N]
                       [--min-load L] [--max-load L] [--min-others S] [--max-others S]
                       [--work DIR]
 (--min-load / --max-load: only the rounds whose load average, before and after, lay within;
@@ -84,9 +85,11 @@ def raised_roofs(device: str, out: Path) -> str:
     return str(out)
 
 
-def gate(perfgate, device, drop, work, profile, report, baseline=None):
+def gate(perfgate, device, drop, work, profile, report, baseline=None, run_spread=0.0):
     cmd = [perfgate, "run", "--collector", "gbench", "--device", device, "--confirm-budget", "0",
            "--max-efficiency-drop", str(drop), "--report", str(report)]
+    if run_spread:
+        cmd += ["--run-spread", str(run_spread)]
     if baseline:
         cmd += ["--baseline", str(baseline)]
     cmd += ["--", str(work / "replay.sh"), str(profile)]
@@ -125,6 +128,8 @@ def main() -> int:
     ap.add_argument("--slowdown", type=float, default=1.2)
     ap.add_argument("--max-efficiency-drop", type=float, default=0.1)
     ap.add_argument("--baseline-runs", type=int, default=1)
+    ap.add_argument("--run-spread", type=float, default=0.0,
+                    help="the gate's --run-spread for the comparisons (0: not given)")
     ap.add_argument("--max-pairs", type=int, default=0, help="0: every pair")
     ap.add_argument("--min-load", type=float, default=0)
     ap.add_argument("--max-load", type=float, default=float("inf"))
@@ -179,9 +184,9 @@ def main() -> int:
     for i, j in pairs:
         base = baselines[i]
         same = verdicts(gate(args.perfgate, device, drop, work, work / f"round{j}-as.json",
-                             work / "head.json", base))
+                             work / "head.json", base, args.run_spread))
         slow = verdicts(gate(args.perfgate, device, drop, work, work / f"round{j}-slow.json",
-                             work / "head.json", base))
+                             work / "head.json", base, args.run_spread))
         for state, (kind, beyond) in same.items():
             t = tally.setdefault(state, [0, 0, 0, 0])
             t[0] += 1
@@ -191,7 +196,7 @@ def main() -> int:
             t[3] += skind == "SLOWER" and sbeyond
     print(f"{args.set_json}: {len(rounds)} rounds (load average {args.min_load:g} to "
           f"{args.max_load:g}, others' CPU share {args.min_others:g} to {args.max_others:g}), "
-          f"{len(pairs)} pairs, baseline of {k} run(s), "
+          f"{len(pairs)} pairs, baseline of {k} run(s), run spread {args.run_spread:g}, "
           f"timed on {'CPU' if clock == 'cpu_samples_ms' else 'real'} time, "
           f"allowance "
           f"{1 / (1 - drop):.3f}x, slowdown {args.slowdown}x")

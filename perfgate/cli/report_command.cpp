@@ -87,6 +87,7 @@ action add_compare_command(CLI::App& app) {
       ->check(CLI::IsMember({"md", "json"}))
       ->capture_default_str();
   add_change_options(cmd, o->policy.max_efficiency_drop, o->policy.confidence);
+  add_run_spread_option(cmd, o->policy.run_spread);
   cmd->add_option("--max-work-increase", o->policy.max_work_increase,
                   "Allowed relative growth of W_comp or W_traf")
       ->check(CLI::NonNegativeNumber)

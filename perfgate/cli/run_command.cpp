@@ -77,6 +77,7 @@ void add_criteria_options(CLI::App* cmd, run_options& o) {
   cmd->add_option("--baseline", o.gate.baseline_file,
                   "Fail on a class flip or an efficiency drop against this baseline or report");
   add_change_options(cmd, o.policy.max_efficiency_drop, o.policy.confidence);
+  add_run_spread_option(cmd, o.policy.run_spread);
   cmd->add_option("--hull-species", o.hull_species,
                   "Hold each kernel to the boat hull band of this class on the local device "
                   "(`perfgate hull --list-classes`); needs --hull-f");

@@ -27,6 +27,8 @@ void add_collection_options(CLI::App* cmd, decide::program_collection& c, bool r
 /// --max-efficiency-drop (0 .. 0.99) and --confidence: how much slower a change may be, and how
 /// sure a failure must be, against a baseline, a base build or a base report.
 void add_change_options(CLI::App* cmd, double& max_efficiency_drop, double& confidence);
+/// --run-spread, for a comparison with stored runs (not an A/B session, whose builds share runs).
+void add_run_spread_option(CLI::App* cmd, double& run_spread);
 
 /// --device, required: `what` says what the first (the local device) is.
 void add_device_option(CLI::App* cmd, std::vector<std::string>& ids, const std::string& what);

@@ -62,6 +62,16 @@ void add_change_options(CLI::App* cmd, double& max_efficiency_drop, double& conf
       ->capture_default_str();
 }
 
+void add_run_spread_option(CLI::App* cmd, double& run_spread) {
+  cmd->add_option("--run-spread", run_spread,
+                  "How far runs of unchanged code spread on this runner (the log standard "
+                  "deviation of their medians, 0.05: about 5%; scripts/bench-drift.py measures "
+                  "it): a comparison with one stored run carries it, one with several no less "
+                  "than theirs")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+}
+
 void add_device_option(CLI::App* cmd, std::vector<std::string>& ids, const std::string& what) {
   cmd->add_option("--device", ids,
                   "Device (built-in id or perfgate-device/1 file); the first is the local device " +

@@ -105,8 +105,8 @@ void compare_kernel(const kernel_report& b, const kernel_report& h, const compar
         *h.result.efficiency, {detail::efficiency_samples(h, *h.result.efficiency)}, std::nullopt};
     finding_context said;
     said.words = {{"device", out.device}, {"base", "base"}};
-    auto judged =
-        detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence, said);
+    auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop,
+                                           policy.confidence, policy.run_spread, said);
     out.change = judged.change;
     if (judged.suite_part) {
       suite.push_back(std::move(*judged.suite_part));

@@ -136,7 +136,7 @@ bool work_changed(const work_numbers& base, const work_numbers& head) {
 }
 
 efficiency_judgement judge_efficiency(const efficiency_sides& base, const efficiency_sides& head,
-                                      double max_drop, double confidence,
+                                      double max_drop, double confidence, double run_spread,
                                       const finding_context& said) {
   efficiency_judgement out;
   finding_context context = change_context(said, max_drop, base, head);
@@ -158,7 +158,7 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
     return out;
   }
   const double allowed = allowed_ratio(max_drop);
-  const auto v = stats::judge_change(times(base), times(head), allowed, confidence);
+  const auto v = stats::judge_change(times(base), times(head), allowed, confidence, run_spread);
   out.change = v;
   out.suite_part = suite_part(v.ratio.estimate, v.kind, base, head);
   const auto& r = v.ratio;
@@ -175,6 +175,9 @@ efficiency_judgement judge_efficiency(const efficiency_sides& base, const effici
                           {"base_runs", static_cast<double>(base.runs.size())},
                           {"samples_to_settle", static_cast<double>(v.samples_to_settle)}};
   finding f{"", {}, values, std::move(context)};
+  if (run_spread > 0) {
+    f.numbers["run_spread"] = run_spread;
+  }
   file(out, std::move(f), change_filing(v.kind, v.beyond_allowed));
   return out;
 }

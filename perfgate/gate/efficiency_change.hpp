@@ -60,11 +60,13 @@ struct efficiency_sides {
 
 /// Judges `head` against `base` on one device; `said` names the device and what the base is
 /// (words `device`, `base`, `base_name`: baseline perf/baseline.json), for the sentences. A drop
-/// beyond `max_drop` with confidence fails; a drop the samples cannot place on either side of it
-/// warns, saying what would settle it.
+/// beyond `max_drop` with confidence fails (the runs carrying `run_spread`,
+/// gate_policy::run_spread); a drop the samples cannot place on either side of it warns, saying
+/// what would settle it.
 [[nodiscard]] efficiency_judgement judge_efficiency(const efficiency_sides& base,
                                                     const efficiency_sides& head, double max_drop,
-                                                    double confidence, const finding_context& said);
+                                                    double confidence, double run_spread,
+                                                    const finding_context& said);
 
 /// Judges `head`, measured again in fresh runs after an AMBIGUOUS first verdict (its runs: the
 /// first, then the confirmation runs), against `base` by the floor rule (stats::judge_floor):

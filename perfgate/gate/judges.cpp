@@ -259,8 +259,8 @@ findings judge_efficiency_change(const kernel_case& c, const baseline_kernel& b,
     base.work = detail::work_numbers{b.W_comp, b.W_traf};
   }
   const finding_context said = c.said_against("baseline", measured.base->source);
-  auto judged =
-      detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence, said);
+  auto judged = detail::judge_efficiency(base, head, policy.max_efficiency_drop, policy.confidence,
+                                         policy.run_spread, said);
   v.change = judged.change;
   v.confirmation.reset();
   v.confirmation_runs.clear();

@@ -341,10 +341,14 @@ runs thinned_runs(const runs& side, std::size_t max_samples, const char* name) {
 } // namespace
 
 interval bootstrap_median_ratio(const runs& base, const runs& head, double confidence,
-                                int resamples, std::uint64_t seed, std::size_t max_samples) {
+                                int resamples, std::uint64_t seed, std::size_t max_samples,
+                                double run_spread) {
   check_confidence(confidence);
   if (resamples < 100) {
     throw std::invalid_argument("the bootstrap needs at least 100 resamples");
+  }
+  if (!(run_spread >= 0) || !std::isfinite(run_spread)) {
+    throw std::invalid_argument("the run spread must be a finite number >= 0");
   }
   const runs b = thinned_runs(base, max_samples, "base"),
              h = thinned_runs(head, max_samples, "head");
@@ -357,9 +361,13 @@ interval bootstrap_median_ratio(const runs& base, const runs& head, double confi
   // (resampling the k observed run effects instead never reaches past the extreme ones and
   // covers 80% where it claims 95%). Within each run the samples are resampled as they are.
   const bool one_against_runs = (b.size() == 1) != (h.size() == 1);
+  // One run against one: nothing to learn the runs' spread from; a known one carries both
+  // runs' effects.
+  const double one_against_one = b.size() == 1 && h.size() == 1 ? run_spread * std::sqrt(2.0) : 0;
   const runs& several = b.size() > 1 ? b : h;
   const double k = static_cast<double>(several.size());
-  const double spread = one_against_runs ? log_run_spread(several) * std::sqrt(1 + 1 / k) : 0;
+  const double spread =
+      one_against_runs ? std::max(log_run_spread(several), run_spread) * std::sqrt(1 + 1 / k) : 0;
   generator rng(seed);
   std::vector<double> scratch, ratios;
   ratios.reserve(static_cast<std::size_t>(resamples));
@@ -369,6 +377,9 @@ interval bootstrap_median_ratio(const runs& base, const runs& head, double confi
       bm = resampled_within_runs(b, rng, scratch);
       hm = resampled_within_runs(h, rng, scratch);
       hm *= std::exp(spread * rng.student_t(several.size() - 1));
+    } else if (one_against_one > 0) {
+      bm = resampled_median(b, rng, scratch);
+      hm = resampled_median(h, rng, scratch) * std::exp(one_against_one * rng.normal());
     } else {
       bm = resampled_median(b, rng, scratch);
       hm = resampled_median(h, rng, scratch);
@@ -394,7 +405,8 @@ change_verdict judge_change(std::span<const double> base, std::span<const double
                       confidence);
 }
 
-change_verdict judge_change(const runs& base, const runs& head, double allowed, double confidence) {
+change_verdict judge_change(const runs& base, const runs& head, double allowed, double confidence,
+                            double run_spread) {
   const std::vector<double> all_base = pooled(base), all_head = pooled(head);
   if (all_base.size() < 2 || all_head.size() < 2) {
     throw std::invalid_argument("a change needs at least 2 samples on each side");
@@ -405,12 +417,14 @@ change_verdict judge_change(const runs& base, const runs& head, double allowed, 
   change_verdict v;
   v.allowed = allowed;
   v.confidence = confidence;
-  v.ratio = bootstrap_median_ratio(base, head, confidence);
+  v.ratio = bootstrap_median_ratio(base, head, confidence, 2000, 0x5eedULL, 2000, run_spread);
   v.test = mann_whitney(all_base, all_head);
-  // Each direction gets half the error, like each end of the two-sided interval.
+  // Each direction gets half the error, like each end of the two-sided interval. The rank test
+  // sees samples, not runs: with a run spread the interval alone speaks.
   const double tail = (1 - confidence) / 2;
-  const bool slower = v.ratio.lo > 1 && v.test.p_greater < tail;
-  const bool faster = v.ratio.hi < 1 && v.test.p_less < tail;
+  const bool runs_known = run_spread > 0;
+  const bool slower = v.ratio.lo > 1 && (runs_known || v.test.p_greater < tail);
+  const bool faster = v.ratio.hi < 1 && (runs_known || v.test.p_less < tail);
   if (slower && v.ratio.lo > allowed) {
     v.kind = change::slower;
     v.beyond_allowed = true;
@@ -425,7 +439,8 @@ change_verdict judge_change(const runs& base, const runs& head, double allowed, 
     const double gap = std::fabs(v.ratio.estimate - allowed);
     const double half_width = (v.ratio.hi - v.ratio.lo) / 2;
     // Only where each side is one run: between runs, more samples of one run settle nothing.
-    if (base.size() == 1 && head.size() == 1 && gap > 1e-3 * allowed && half_width > 0) {
+    if (base.size() == 1 && head.size() == 1 && !runs_known && gap > 1e-3 * allowed &&
+        half_width > 0) {
       const double n = static_cast<double>(std::min(base[0].size(), head[0].size()));
       const double needed = std::ceil(n * (half_width / gap) * (half_width / gap));
       v.samples_to_settle = static_cast<std::size_t>(std::max(needed, n + 1));

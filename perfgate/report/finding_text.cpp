@@ -386,6 +386,9 @@ std::string change_said(const finding& f) {
   return head + ", Mann-Whitney p " + p_value(num(f, "p_value")) + " (" + point_counts(f) +
          (num(f, "base_runs") > 1 ? ", the baseline's from " + count(f, "base_runs") + " runs"
                                   : std::string()) +
+         (has(f, "run_spread")
+              ? ", RUN_SPREAD " + fixed(num(f, "run_spread"), 3) + " between runs carried"
+              : std::string()) +
          ")";
 }
 
@@ -406,6 +409,9 @@ std::string ambiguous(const finding& f) {
                     "quieter runner would settle it"
           : num(f, "base_runs") > 1
               ? "the baseline's runs differ by more than the change: more baseline runs "
+                "(perfgate baseline accept RUN.json...) or a quieter runner would settle it"
+          : has(f, "run_spread")
+              ? "runs on this runner spread by more than the change: more baseline runs "
                 "(perfgate baseline accept RUN.json...) or a quieter runner would settle it"
               : "the slowdown sits at the allowance itself: no number of samples settles it");
 }

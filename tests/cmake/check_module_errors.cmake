@@ -40,6 +40,7 @@ set(cases
   "AB_BASE_BINARY /opt/base/bench COLLECTOR gbench FLUSH_L2|AB_BASE_BINARY runs both builds: FLUSH_L2 and a recorded PROFILE"
   "REPETITIONS 0|REPETITIONS expects a whole number from 1 to 1000, got \"0\""
   "CONFIDENCE 0.3|CONFIDENCE must be at least 0.5, got 0.3"
+  "RUN_SPREAD 2|RUN_SPREAD must be at most 1, got 2"
   "MIN_EFFICIENCY 1.5|MIN_EFFICIENCY must be at most 1, got 1.5"
   "MIN_EFFICIENCY fast|MIN_EFFICIENCY expects a number, got \"fast\""
   "COLLECTOR opencl|COLLECTOR must be one of auto, cupti, ncu, rocprof, gbench, nvbench, profile"

@@ -191,6 +191,35 @@ TEST(BootstrapMedianRatio, RunsCarryTheirSpreadIntoTheInterval) {
   EXPECT_LE(covered_pooled, 80);
 }
 
+// One run against one, 5% log-normal run effects: the repetitions alone hold 1.0 in few
+// experiments (each run is sure of its own effect); with the run spread given, the interval
+// carries both runs' effects and holds it about 95% of the time. Against several stored runs
+// that agree by chance, the spread is no smaller than the one given.
+TEST(BootstrapMedianRatio, AGivenRunSpreadIsCarriedWhereTheRunsCannotShowIt) {
+  timings t(54);
+  int covered_plain = 0, covered_spread = 0;
+  const int trials = 200;
+  for (int i = 0; i < trials; ++i) {
+    const auto base = t.draw(10, 1e-3 * t.draw(1, 1.0, 0.05)[0], 0.01);
+    const auto head = t.draw(10, 1e-3 * t.draw(1, 1.0, 0.05)[0], 0.01);
+    covered_plain += bootstrap_median_ratio(runs{base}, runs{head}, 0.95, 1000, i).contains(1.0);
+    covered_spread +=
+        bootstrap_median_ratio(runs{base}, runs{head}, 0.95, 1000, i, 2000, 0.05).contains(1.0);
+  }
+  EXPECT_LE(covered_plain, 80);
+  EXPECT_GE(covered_spread, 176); // 0.88: 3 sd of 200 trials below 0.95
+  // The width: 1.96 x 0.05 x sqrt(2) = 0.139 in log on each side, the repetitions' own added.
+  const std::vector<double> same(10, 1e-3);
+  const auto wide = bootstrap_median_ratio(runs{same}, runs{same}, 0.95, 4000, 1, 2000, 0.05);
+  EXPECT_NEAR(std::log(wide.hi), 0.139, 0.015);
+  EXPECT_NEAR(std::log(wide.lo), -0.139, 0.015);
+  const auto floored =
+      bootstrap_median_ratio(runs{same, same, same}, runs{same}, 0.95, 4000, 1, 2000, 0.05);
+  EXPECT_GT(std::log(floored.hi), 0.05 * 1.96); // t with 2 degrees of freedom, wider still
+  EXPECT_THROW((void)bootstrap_median_ratio(runs{same}, runs{same}, 0.95, 1000, 1, 2000, -0.1),
+               std::invalid_argument);
+}
+
 TEST(BootstrapMedianRatio, RefusesWhatHasNoRatio) {
   EXPECT_THROW((void)bootstrap_median_ratio(std::vector<double>{}, std::vector<double>{1.0}),
                std::invalid_argument);

@@ -132,6 +132,10 @@ finding change(std::string code, numbers values, bool with_work = false) {
                       figures);
 }
 
+numbers with_spread(numbers n) {
+  n["run_spread"] = 0.08;
+  return n;
+}
 const std::string stats_said =
     "efficiency 0.80 -> 0.67 vs the baseline perf/b.json on gtx-480: time ratio 1.200x, 95% "
     "interval 1.150x .. 1.250x, Mann-Whitney p < 0.0001 (20 vs 20 samples)";
@@ -349,6 +353,13 @@ std::vector<row> rows() {
        "AMBIGUOUS: " + stats_said + "; the interval reaches past the " + allowance +
            " without lying beyond it; the slowdown sits at the allowance itself: no number of "
            "samples settles it"},
+      // With the runner's run spread (--run-spread) carried by a comparison with one stored run.
+      {change("ambiguous", with_spread(statistics_numbers)),
+       "AMBIGUOUS: " + stats_said.substr(0, stats_said.size() - 1) +
+           ", RUN_SPREAD 0.080 between runs carried); the interval reaches past the " + allowance +
+           " without lying beyond it; runs on this runner spread by more than the change: more "
+           "baseline runs (perfgate baseline accept RUN.json...) or a quieter runner would settle "
+           "it"},
       {change("ambiguous", ab_numbers),
        "AMBIGUOUS: " + ab_said + "; the interval reaches past the " + allowance +
            " without lying beyond it; the slowdown sits at the allowance itself"},

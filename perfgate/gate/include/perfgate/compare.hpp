@@ -20,6 +20,7 @@ struct compare_policy {
   double max_work_increase = 0.05;   ///< relative growth of W_comp or W_traf
   double ridge_margin = 0.10;        ///< class changes this close to the ridge only warn
   double confidence = 0.95;          ///< of the statistical efficiency verdict
+  double run_spread = 0;             ///< gate_policy::run_spread: reports are one run each
 };
 
 struct class_change {

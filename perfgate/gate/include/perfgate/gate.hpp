@@ -142,6 +142,10 @@ struct gate_policy {
   /// Of the statistical verdict against the baseline (docs/statistics.md): a drop beyond
   /// max_efficiency_drop fails only when this confident, an undecided one warns.
   double confidence = 0.95;
+  /// How far runs of unchanged code spread on this runner (the log standard deviation of their
+  /// medians; 0: not known): a comparison with a stored run, which cannot see it, carries it
+  /// (stats::judge_change, docs/statistics.md). scripts/bench-drift.py measures it.
+  double run_spread = 0;
   /// A kernel whose O_krn lies within this relative margin of the device's O_dev sits on the
   /// ridge: a class change there is a warning. 10% is the spread calibrated peaks show between
   /// runs on a shared machine, and the ridge moves with them.

@@ -79,11 +79,15 @@ using runs = std::vector<std::vector<double>>;
 /// run of the same runner class: the log spread s of the k run medians, s sqrt(1 + 1/k) times
 /// Student's t with k - 1 degrees of freedom (normal run effects; with 2 runs the interval is
 /// very wide, honestly). Several runs a side: runs, then their samples, with replacement.
-/// Throws std::invalid_argument for an empty side or run.
+/// `run_spread` (a log standard deviation, 0: none) is what the runner's runs of unchanged code
+/// are known to spread by: one run against one then carries both runs' unknown run effects,
+/// run_spread sqrt(2) times a standard normal, and one run against several a spread no
+/// smaller than it. Throws std::invalid_argument for an empty side or run or a negative spread.
 [[nodiscard]] interval bootstrap_median_ratio(const runs& base, const runs& head,
                                               double confidence = 0.95, int resamples = 2000,
                                               std::uint64_t seed = 0x5eedULL,
-                                              std::size_t max_samples = 2000);
+                                              std::size_t max_samples = 2000,
+                                              double run_spread = 0);
 
 enum class change { same, slower, faster, ambiguous };
 /// "SAME", "SLOWER", "FASTER", "AMBIGUOUS"
@@ -119,11 +123,13 @@ struct change_verdict {
                                           std::span<const double> head, double allowed,
                                           double confidence = 0.95);
 
-/// judge_change over runs: the interval from the run-aware bootstrap, the Mann-Whitney test over
-/// all samples of each side. samples_to_settle counts samples of one run; where the runs
-/// disagree, more runs (or a quieter runner) settle it instead.
+/// judge_change over runs: the interval from the run-aware bootstrap (with `run_spread`, as
+/// there), the Mann-Whitney test over all samples of each side. samples_to_settle counts
+/// samples of one run; where the runs disagree, more runs (or a quieter runner) settle it
+/// instead. With a run spread the rank test, which sees samples only, is not asked: the
+/// interval alone decides (SLOWER needs R.lo > 1, FASTER R.hi < 1).
 [[nodiscard]] change_verdict judge_change(const runs& base, const runs& head, double allowed,
-                                          double confidence = 0.95);
+                                          double confidence = 0.95, double run_spread = 0);
 
 /// The floor rule, for a head measured again in fresh runs (the gate's confirmation). On a
 /// shared machine interference only ever slows a run down (a neighbour's traffic, a page
