@@ -487,17 +487,16 @@ findings clock_notes(const kernel_report& k, const prediction& p, const device& 
 // the CPU time is what the work took) or because the benchmark waits (a GPU, other threads:
 // then its CPU time leaves the wait out). An explanation, never a verdict; below 5% it is the
 // clocks' own difference.
-findings cpu_clock_note(const kernel_report& k, const finding_context& said) {
+findings cpu_clock_note(const kernel_case& c) {
   findings out;
-  if (!k.measured || !k.measured->real_time_s || k.measured->time_s <= 0) {
+  const auto& m = c.k.measured;
+  if (!m || !m->real_time_s || !c.latency.per_invocation_s) {
     return out;
   }
-  const double cpu_s =
-      k.measured->time_s / static_cast<double>(std::max<std::uint64_t>(k.invocations, 1));
-  const double real_s = *k.measured->real_time_s;
+  const double cpu_s = *c.latency.per_invocation_s, real_s = *m->real_time_s;
   if (real_s > cpu_time_note_ratio * cpu_s) {
     out.notes.push_back(
-        found("timed_on_cpu_time", {{"cpu_time_s", cpu_s}, {"real_time_s", real_s}}, said));
+        found("timed_on_cpu_time", {{"cpu_time_s", cpu_s}, {"real_time_s", real_s}}, c.said()));
   }
   return out;
 }
@@ -553,7 +552,7 @@ verdict judge_kernel(const report& r, kernel_report& k, const gate_policy& polic
                             c.p.one_core, k.measured->time_s / static_cast<double>(k.invocations)));
   }
   all.add(clock_notes(k, c.p, r.devices.front()));
-  all.add(cpu_clock_note(k, c.said()));
+  all.add(cpu_clock_note(c));
   for (auto* f : {&lead, &all}) {
     if (f->suite_part) {
       suite.push_back(std::move(*f->suite_part));

@@ -377,12 +377,12 @@ interval bootstrap_median_ratio(const runs& base, const runs& head, double confi
       bm = resampled_within_runs(b, rng, scratch);
       hm = resampled_within_runs(h, rng, scratch);
       hm *= std::exp(spread * rng.student_t(several.size() - 1));
-    } else if (one_against_one > 0) {
-      bm = resampled_median(b, rng, scratch);
-      hm = resampled_median(h, rng, scratch) * std::exp(one_against_one * rng.normal());
     } else {
       bm = resampled_median(b, rng, scratch);
       hm = resampled_median(h, rng, scratch);
+      if (one_against_one > 0) {
+        hm *= std::exp(one_against_one * rng.normal());
+      }
     }
     ratios.push_back(hm / bm);
   }
@@ -417,7 +417,8 @@ change_verdict judge_change(const runs& base, const runs& head, double allowed, 
   change_verdict v;
   v.allowed = allowed;
   v.confidence = confidence;
-  v.ratio = bootstrap_median_ratio(base, head, confidence, 2000, 0x5eedULL, 2000, run_spread);
+  v.ratio = bootstrap_median_ratio(base, head, confidence, default_resamples, default_seed,
+                                   default_max_samples, run_spread);
   v.test = mann_whitney(all_base, all_head);
   // Each direction gets half the error, like each end of the two-sided interval. The rank test
   // sees samples, not runs: with a run spread the interval alone speaks.

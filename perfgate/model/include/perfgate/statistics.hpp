@@ -17,6 +17,12 @@
 
 namespace perfgate::stats {
 
+/// The bootstrap's defaults: resamples, the fixed seed (a verdict is a function of its
+/// samples), and the longest side resampled before thinning.
+inline constexpr int default_resamples = 2000;
+inline constexpr std::uint64_t default_seed = 0x5eedULL;
+inline constexpr std::size_t default_max_samples = 2000;
+
 /// An estimate and its confidence interval (lo <= estimate <= hi).
 struct interval {
   double lo = 0;
@@ -58,9 +64,10 @@ struct rank_test {
 /// median.
 [[nodiscard]] interval bootstrap_median_ratio(std::span<const double> base,
                                               std::span<const double> head,
-                                              double confidence = 0.95, int resamples = 2000,
-                                              std::uint64_t seed = 0x5eedULL,
-                                              std::size_t max_samples = 2000);
+                                              double confidence = 0.95,
+                                              int resamples = default_resamples,
+                                              std::uint64_t seed = default_seed,
+                                              std::size_t max_samples = default_max_samples);
 
 /// Samples grouped by the run they were measured in (a process, a CI job). Samples of one run
 /// share its machine state (the neighbours on a shared VM, the clocks, where its memory landed),
@@ -83,11 +90,10 @@ using runs = std::vector<std::vector<double>>;
 /// are known to spread by: one run against one then carries both runs' unknown run effects,
 /// run_spread sqrt(2) times a standard normal, and one run against several a spread no
 /// smaller than it. Throws std::invalid_argument for an empty side or run or a negative spread.
-[[nodiscard]] interval bootstrap_median_ratio(const runs& base, const runs& head,
-                                              double confidence = 0.95, int resamples = 2000,
-                                              std::uint64_t seed = 0x5eedULL,
-                                              std::size_t max_samples = 2000,
-                                              double run_spread = 0);
+[[nodiscard]] interval
+bootstrap_median_ratio(const runs& base, const runs& head, double confidence = 0.95,
+                       int resamples = default_resamples, std::uint64_t seed = default_seed,
+                       std::size_t max_samples = default_max_samples, double run_spread = 0);
 
 enum class change { same, slower, faster, ambiguous };
 /// "SAME", "SLOWER", "FASTER", "AMBIGUOUS"
@@ -238,7 +244,7 @@ struct kernel_ratio {
 struct suite_summary {
   interval geomean;
   double confidence = 0.95;
-  int resamples = 2000;
+  int resamples = default_resamples;
   std::size_t kernels = 0; ///< in the geometric mean
   std::size_t slower = 0, faster = 0, same = 0, ambiguous = 0;
   std::size_t unjudged = 0; ///< kernels with no verdict kind (too few samples)
@@ -254,13 +260,15 @@ struct suite_summary {
 /// Identical ratios without samples give a zero-width interval. Throws std::invalid_argument for
 /// no kernel, a ratio that is not positive and finite, or resamples < 100.
 [[nodiscard]] interval bootstrap_geomean_ratio(std::span<const kernel_ratio> kernels,
-                                               double confidence = 0.95, int resamples = 2000,
-                                               std::uint64_t seed = 0x5eedULL,
+                                               double confidence = 0.95,
+                                               int resamples = default_resamples,
+                                               std::uint64_t seed = default_seed,
                                                std::size_t max_samples = 200);
 
 /// bootstrap_geomean_ratio's interval and the count of each verdict kind. Throws as it does.
 [[nodiscard]] suite_summary summarize_suite(std::span<const kernel_ratio> kernels,
-                                            double confidence = 0.95, int resamples = 2000,
-                                            std::uint64_t seed = 0x5eedULL);
+                                            double confidence = 0.95,
+                                            int resamples = default_resamples,
+                                            std::uint64_t seed = default_seed);
 
 } // namespace perfgate::stats
